@@ -1,0 +1,5 @@
+"""curator: a linter for the memory that AI coding agents keep between sessions."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

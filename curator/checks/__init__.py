@@ -1,0 +1,38 @@
+"""The checks: the interpreter's extension point.
+
+A check is a module with `PARAMS` (its parameters and their defaults, used to validate
+and fill a rule's `params`) and `check(rule, ctx)`, a generator of Hits. The registry is
+explicit; modules are imported only when a selected rule uses them, so a check's heavy
+library costs nothing to a run that does not need it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from curator.engine import Context
+    from curator.models import Hit, Rule
+
+
+class Check(Protocol):
+    PARAMS: dict[str, Any]
+
+    def check(self, rule: Rule, ctx: Context) -> Iterable[Hit]: ...
+
+
+CHECKS: dict[str, str] = {
+    "files": "curator.checks.files",
+    "frontmatter": "curator.checks.frontmatter",
+    "index": "curator.checks.index",
+    "dates": "curator.checks.dates",
+    "pattern": "curator.checks.pattern",
+    "metric": "curator.checks.metric",
+    "engine": "curator.checks.engine",
+}
+
+
+def get_check(name: str) -> Check:
+    return cast(Check, importlib.import_module(CHECKS[name]))

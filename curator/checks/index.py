@@ -1,0 +1,149 @@
+"""MEMORY.md against the store: broken and duplicate links, orphans, Claude Code's load limit.
+
+The rule's `mode` picks one of: `broken`, `outside`, `orphan`, `duplicate`, `over_budget`,
+`line_too_long`, `missing`. Links are resolved lexically; a link that leaves the store is
+only stat'ed when it lands inside the repository root, and never read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from curator.models import Hit, Index, IndexEntry
+
+if TYPE_CHECKING:
+    from curator.engine import Context
+    from curator.models import Rule
+
+PARAMS: dict[str, Any] = {
+    "mode": "broken",
+    "max_lines": 200,
+    "max_chars": 25000,
+    "max_line_chars": 200,
+}
+
+
+def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    index = ctx.store.index
+    mode = rule.params["mode"]
+    if index is None:
+        if mode == "missing" and ctx.store.memories:
+            root = ctx.store.root
+            detail = {"count": len(ctx.store.memories)}
+            yield Hit(root / "MEMORY.md", 1, detail=detail, memory_files=("MEMORY.md",))
+        return
+    if mode in ("broken", "outside"):
+        yield from _links(rule, ctx, index, mode)
+    elif mode == "orphan":
+        yield from _orphans(ctx, index)
+    elif mode == "duplicate":
+        yield from _duplicates(ctx, index)
+    elif mode == "over_budget":
+        yield from _over_budget(rule, index)
+    elif mode == "line_too_long":
+        limit = rule.params["max_line_chars"]
+        for number, line in enumerate(index.lines, start=1):
+            if len(line) > limit:
+                detail = {"length": len(line), "limit": limit}
+                yield Hit(index.path, number, limit + 1, end_column=len(line) + 1, detail=detail)
+
+
+def _hit(index: Index, entry: IndexEntry, **detail: Any) -> Hit:
+    return Hit(
+        index.path,
+        entry.line,
+        entry.column,
+        end_column=entry.end_column,
+        detail={"target": entry.target, "title": entry.title, **detail},
+        memory_files=("MEMORY.md",),
+    )
+
+
+def resolve_link(root: Path, target: str) -> tuple[str | None, Path]:
+    """(store-relative name or None when the link leaves the store, lexical absolute path)."""
+    absolute = Path(os.path.normpath(root / target))
+    if absolute == root or not absolute.is_relative_to(root):
+        return None, absolute
+    return absolute.relative_to(root).as_posix(), absolute
+
+
+def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
+    root = ctx.store.root
+    repo = ctx.repo_root
+    for entry in index.entries:
+        if entry.is_url or not _looks_like_file(entry.target):
+            continue
+        rel, absolute = resolve_link(root, entry.target)
+        if rel is not None:
+            if mode == "broken" and not absolute.exists():
+                yield _hit(index, entry)
+            continue
+        inside_repo = repo is not None and absolute.is_relative_to(repo)
+        if inside_repo:
+            if mode == "broken" and not absolute.exists():
+                yield _hit(index, entry)
+        elif mode == "outside":
+            yield _hit(index, entry, resolved=str(absolute))
+
+
+def _looks_like_file(target: str) -> bool:
+    """`notes.md`, `dir/`, `../x`: yes. A bare word such as `url` is prose, not a path."""
+    return "." in target or "/" in target
+
+
+def _linked(ctx: Context, index: Index) -> set[str]:
+    linked = set()
+    for entry in index.entries:
+        if not entry.is_url:
+            rel, _ = resolve_link(ctx.store.root, entry.target)
+            if rel is not None:
+                linked.add(rel)
+    return linked
+
+
+def _orphans(ctx: Context, index: Index) -> Iterator[Hit]:
+    linked = _linked(ctx, index)
+    for memory in ctx.store.memories:
+        if memory.rel not in linked:
+            detail = {"description": memory.description or ""}
+            yield Hit(memory.path, 1, detail=detail)
+
+
+def _duplicates(ctx: Context, index: Index) -> Iterator[Hit]:
+    first: dict[str, int] = {}
+    for entry in index.entries:
+        if entry.is_url:
+            continue
+        rel, _ = resolve_link(ctx.store.root, entry.target)
+        key = rel or entry.target
+        if key in first and first[key] != entry.line:
+            yield _hit(index, entry, first_line=first[key])
+        first.setdefault(key, entry.line)
+
+
+def _over_budget(rule: Rule, index: Index) -> Iterator[Hit]:
+    max_lines, max_chars = rule.params["max_lines"], rule.params["max_chars"]
+    total = len(index.lines)
+    if total > max_lines:
+        detail = {
+            "limit": f"{max_lines} lines",
+            "size": f"{total} lines",
+            "first_unseen": max_lines + 1,
+        }
+        yield Hit(index.path, max_lines + 1, detail=detail, memory_files=("MEMORY.md",))
+    if len(index.text) > max_chars:
+        seen = 0
+        for number, line in enumerate(index.lines, start=1):
+            seen += len(line) + 1
+            if seen > max_chars:
+                column = max(1, len(line) - (seen - max_chars) + 2)
+                detail = {
+                    "limit": f"{max_chars:,} characters",
+                    "size": f"{len(index.text):,} characters",
+                    "first_unseen": number,
+                }
+                yield Hit(index.path, number, column, detail=detail, memory_files=("MEMORY.md",))
+                break

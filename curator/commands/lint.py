@@ -1,0 +1,162 @@
+"""`curator lint`: run the cheap rules (and the LLM rules with --llm) and report."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import click
+
+from curator import clock
+from curator.commands.common import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    config_from,
+    config_option,
+    split_codes,
+    today_option,
+    user_errors,
+)
+from curator.linting import lint as run_lint
+from curator.linting import resolve_targets
+from curator.models import Diagnostic, Severity
+from curator.reporters import FORMATS, ReportContext, get_reporter
+from curator.rulebook import load_rules
+from curator.selection import select_rules, validate_tokens
+
+
+def default_format() -> str:
+    """`github` inside GitHub Actions, as yamllint does; `full` elsewhere."""
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "full"
+
+
+def use_color(flag: bool | None, to_file: bool) -> bool:
+    if flag is not None:
+        return flag
+    if to_file or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def statistics(diagnostics: list[Diagnostic]) -> str:
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in rows)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--select", multiple=True, help="Rule codes, prefixes or names to run (comma-separated)."
+)
+@click.option("--extend-select", multiple=True, help="Add to the selected rules.")
+@click.option("--ignore", multiple=True, help="Rule codes, prefixes or names to skip.")
+@config_option
+@click.option(
+    "--output-format",
+    type=click.Choice(sorted(FORMATS)),
+    default=None,
+    help="Output format [default: full; github inside GitHub Actions].",
+)
+@click.option(
+    "--output-file",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to this file instead of stdout.",
+)
+@click.option("--statistics", "show_statistics", is_flag=True, help="Count diagnostics per rule.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default=None,
+    help="Lowest severity that makes the exit code 1 [default: warning].",
+)
+@click.option("--llm/--no-llm", default=False, help="Also run the LLM-tier rules.")
+@today_option
+@click.option(
+    "--repo-root",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="Resolve paths and symbols against this repository.",
+)
+@click.option(
+    "--all",
+    "all_stores",
+    is_flag=True,
+    help="Lint every store under <config>/projects/ (or under the given folder).",
+)
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the output [default: on a terminal, unless NO_COLOR].",
+)
+@user_errors
+def lint(
+    paths: tuple[Path, ...],
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    config_path: Path | None,
+    output_format: str | None,
+    output_file: Path | None,
+    show_statistics: bool,
+    exit_zero: bool,
+    fail_on: str | None,
+    llm: bool,
+    today: date | None,
+    repo_root: Path | None,
+    all_stores: bool,
+    color: bool | None,
+) -> None:
+    """Lint memory stores or single memory files.
+
+    With no PATHS, lints the current project's store
+    (<config>/projects/<slug>/memory). A memory file is linted in the context of its
+    store; only diagnostics about the named files are reported.
+
+    Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or rule error.
+    """
+    cwd = Path.cwd()
+    config = config_from(config_path)
+    rules = load_rules(config)
+    chosen = {
+        "--select": split_codes(select) or list(config.get("select")),
+        "--extend-select": split_codes(extend_select) + list(config.get("extend_select")),
+        "--ignore": split_codes(ignore) + list(config.get("ignore")),
+    }
+    for option, tokens in chosen.items():
+        validate_tokens(rules, tokens, option)
+    selected = select_rules(
+        rules, chosen["--select"], chosen["--extend-select"], chosen["--ignore"], include_llm=llm
+    )
+    targets = resolve_targets(list(paths), config, cwd, all_stores)
+    result = run_lint(targets, rules, selected, config, today or clock.today(), repo_root, cwd)
+    for note in result.notes:
+        click.echo(f"curator: {note}", err=True)
+
+    fmt = output_format or default_format()
+    ctx = ReportContext(
+        format=fmt,
+        cwd=cwd,
+        color=use_color(color, output_file is not None),
+        rules={r.code: r for r in selected},
+        memories=result.memories,
+        fixable=sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe),
+    )
+    text = (
+        statistics(result.diagnostics)
+        if show_statistics
+        else get_reporter(fmt).render(result.diagnostics, ctx)
+    )
+    if output_file is not None:
+        output_file.write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+    threshold = Severity.parse(fail_on or config.get("fail_on"))
+    failing = any(d.severity >= threshold for d in result.diagnostics)
+    sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_CLEAN)

@@ -1,0 +1,109 @@
+"""`curator rule CODE` and `curator rules [list|test]`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from curator.commands.common import config_from, config_option, user_errors
+from curator.errors import UserError
+from curator.models import Rule
+from curator.rulebook import load_rules
+from curator.selftest import rule_problems, run_rule_tests
+
+
+def _find(rules: list[Rule], key: str) -> Rule:
+    for rule in rules:
+        if key in (rule.code, rule.name):
+            return rule
+    raise UserError(f"no rule with code or name '{key}' (see `curator rules list`)")
+
+
+@click.command()
+@click.argument("code")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@config_option
+@user_errors
+def rule(code: str, output_format: str, config_path: Path | None) -> None:
+    """Show the documentation of rule CODE (a code or a name), as `ruff rule` does."""
+    found = _find(load_rules(config_from(config_path)), code)
+    if output_format == "json":
+        click.echo(json.dumps(_as_dict(found), indent=2))
+        return
+    click.echo(f"# {found.name} ({found.code})\n")
+    click.echo(f"Check: {found.check}. Tier: {found.tier}. Severity: {found.severity}.")
+    if found.fixable:
+        click.echo("Fix is available (`curator fix`).")
+    click.echo(f"\n{found.summary}\n\n{found.docs}")
+    if found.params:
+        click.echo("\n## Parameters\n")
+        for key, value in found.params.items():
+            click.echo(f"- `{key}`: {json.dumps(value, ensure_ascii=False)}")
+
+
+def _as_dict(r: Rule) -> dict[str, object]:
+    return {
+        "code": r.code,
+        "name": r.name,
+        "check": r.check,
+        "tier": r.tier,
+        "severity": str(r.severity),
+        "summary": r.summary,
+        "fixable": r.fixable,
+        "params": r.params,
+        "docs": r.docs,
+        "source": str(r.source),
+    }
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def rules(ctx: click.Context) -> None:
+    """List the rules (default) or run their self-tests."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(list_rules)
+
+
+@rules.command("list")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@config_option
+@user_errors
+def list_rules(output_format: str = "text", config_path: Path | None = None) -> None:
+    """One line per rule: code, name, tier, severity, summary."""
+    loaded = load_rules(config_from(config_path))
+    if output_format == "json":
+        click.echo(json.dumps([_as_dict(r) for r in loaded], indent=2))
+        return
+    for r in sorted(loaded, key=lambda r: r.code):
+        click.echo(f"{r.code}  {r.name:<28} {r.tier:<5} {r.severity!s:<7} {r.summary}")
+
+
+@rules.command("test")
+@click.argument("codes", nargs=-1)
+@config_option
+@user_errors
+def test_rules(codes: tuple[str, ...], config_path: Path | None) -> None:
+    """Run the `tests:` in each rule file (all rules, or the given codes or names)."""
+    loaded = load_rules(config_from(config_path))
+    chosen = [_find(loaded, c) for c in codes] if codes else loaded
+    passed = failed = 0
+    for r in sorted(chosen, key=lambda r: r.code):
+        for problem in rule_problems(r):
+            failed += 1
+            click.echo(f"FAIL {r.code} {r.name}: {problem} ({r.source})")
+        for result in run_rule_tests(r, loaded):
+            if result.ok:
+                passed += 1
+                continue
+            failed += 1
+            click.echo(
+                f"FAIL {r.code} {r.name}: {result.case.name} ({r.source}:{result.case.line})"
+            )
+            for failure in result.failures:
+                click.echo(f"     {failure}")
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)

@@ -1,0 +1,185 @@
+"""`.curator.yaml`: discovery, validation against the defaults, dotted access.
+
+Found by walking up from the working directory, then `$XDG_CONFIG_HOME/curator/config.yaml`,
+then the built-in defaults; `--config` pins one file. Every key is validated; an unknown
+key or a wrong type is a UserError with the file and line.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curator import yamlio
+from curator.errors import UserError
+
+CONFIG_NAME = ".curator.yaml"
+
+# None means "a string, unset by default". Lists hold strings.
+DEFAULTS: dict[str, Any] = {
+    "memory_store": None,
+    "storage": None,
+    "repo_root": None,
+    "select": [],
+    "extend_select": [],
+    "ignore": [],
+    "rules": {},
+    "rule_paths": [],
+    "fail_on": "warning",
+    "cheap": {"budget_ms": 500, "skip_if_session_age_under_seconds": 5},
+    "llm": {
+        "provider": "auto",
+        "model": "claude-haiku-4-5-20251001",
+        "interval_days": 7,
+        "max_pairs": 50,
+        "base_url": None,
+    },
+    "references": {"check_urls": False, "url_allowlist": []},
+    "usage": {"window_days": 30},
+    "surfacer": {"max_pointer_chars": 200, "skip_when_zero": True},
+}
+PATH_KEYS = ("memory_store", "storage", "repo_root")
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Config:
+    data: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULTS))
+    source: Path | None = None
+
+    def get(self, dotted: str) -> Any:
+        value: Any = self.data
+        for part in dotted.split("."):
+            value = value[part]
+        return value
+
+    def path(self, key: str) -> Path | None:
+        """A path-valued key, relative to the config file's folder."""
+        value = self.data.get(key)
+        if not value:
+            return None
+        path = Path(os.path.expandvars(value)).expanduser()
+        if not path.is_absolute() and self.source is not None:
+            path = self.source.parent / path
+        return path
+
+    def rule_paths(self) -> list[Path]:
+        base = self.source.parent if self.source is not None else Path.cwd()
+        return [base / Path(p).expanduser() for p in self.data["rule_paths"]]
+
+
+def find_config(cwd: Path) -> Path | None:
+    for folder in (cwd, *cwd.parents):
+        candidate = folder / CONFIG_NAME
+        if candidate.is_file():
+            return candidate
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    user = Path(xdg) / "curator" / "config.yaml"
+    return user if user.is_file() else None
+
+
+def load_config(explicit: Path | None = None, cwd: Path | None = None) -> Config:
+    """Load and validate the configuration; defaults when there is no file."""
+    if explicit is not None and not explicit.is_file():
+        raise UserError("config file not found", explicit)
+    path = explicit or find_config((cwd or Path.cwd()).resolve())
+    if path is None:
+        return Config()
+    raw, lines = yamlio.load_file(path)
+    if raw is None:
+        return Config(source=path)
+    if not isinstance(raw, dict):
+        raise UserError("configuration must be a mapping", path, 1)
+    data = copy.deepcopy(DEFAULTS)
+    _merge(data, raw, DEFAULTS, path, lines, "")
+    if data["fail_on"] not in SEVERITIES:
+        raise UserError(
+            f"fail_on must be one of {', '.join(SEVERITIES)}", path, lines.get("fail_on")
+        )
+    _check_rule_overrides(data["rules"], path, lines)
+    return Config(data=data, source=path)
+
+
+def _type_name(default: Any) -> str:
+    if default is None:
+        return "a string"
+    return {
+        bool: "true or false",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a mapping",
+    }[type(default)]
+
+
+def _merge(
+    into: dict[str, Any],
+    raw: dict[Any, Any],
+    schema: dict[str, Any],
+    path: Path,
+    lines: dict[str, int],
+    prefix: str,
+) -> None:
+    for key, value in raw.items():
+        dotted = f"{prefix}{key}"
+        line = lines.get(dotted)
+        if key not in schema:
+            known = ", ".join(sorted(schema))
+            raise UserError(f"unknown key '{dotted}' (known: {known})", path, line)
+        default = schema[key]
+        if isinstance(default, dict) and default and key != "rules":
+            if not isinstance(value, dict):
+                raise UserError(f"'{dotted}' must be a mapping", path, line)
+            _merge(into[key], value, default, path, lines, dotted + ".")
+            continue
+        if not _fits(value, default):
+            raise UserError(f"'{dotted}' must be {_type_name(default)}", path, line)
+        into[key] = value
+
+
+def _fits(value: Any, default: Any) -> bool:
+    if default is None:
+        return value is None or isinstance(value, str)
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, list):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if isinstance(default, dict):
+        return isinstance(value, dict)
+    return isinstance(value, type(default))
+
+
+def _check_rule_overrides(rules: dict[Any, Any], path: Path, lines: dict[str, int]) -> None:
+    for key, override in rules.items():
+        line = lines.get(f"rules.{key}")
+        if not isinstance(override, dict):
+            raise UserError(f"rules.{key} must be a mapping of severity/params", path, line)
+        for sub, value in override.items():
+            if sub not in ("severity", "params"):
+                raise UserError(
+                    f"unknown key 'rules.{key}.{sub}' (known: params, severity)",
+                    path,
+                    lines.get(f"rules.{key}.{sub}", line),
+                )
+            if sub == "severity" and value not in SEVERITIES:
+                raise UserError(
+                    f"rules.{key}.severity must be one of {', '.join(SEVERITIES)}",
+                    path,
+                    lines.get(f"rules.{key}.severity", line),
+                )
+            if sub == "params" and not isinstance(value, dict):
+                raise UserError(f"rules.{key}.params must be a mapping", path, line)
+
+
+def rule_override(config: Config, code: str, name: str) -> dict[str, Any]:
+    rules: dict[str, Any] = config.data["rules"]
+    merged: dict[str, Any] = {}
+    for key in (name, code):
+        merged.update(rules.get(key) or {})
+    return merged

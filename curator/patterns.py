@@ -1,0 +1,36 @@
+"""User regexes: compiled with the `regex` module and always run with a timeout."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import regex
+
+TIMEOUT_SECONDS = 0.25
+
+
+class PatternTimeout(Exception):
+    """A pattern ran past its timeout on some text (catastrophic backtracking)."""
+
+
+def compile_pattern(source: str, ignore_case: bool = False) -> Any:
+    """Compile; raises regex.error with a message on a bad pattern."""
+    flags = regex.VERSION1 | regex.MULTILINE | (regex.IGNORECASE if ignore_case else 0)
+    return regex.compile(source, flags)
+
+
+def finditer(
+    pattern: Any, text: str, pos: int = 0, timeout: float = TIMEOUT_SECONDS
+) -> Iterator[Any]:
+    try:
+        yield from pattern.finditer(text, pos, timeout=timeout)
+    except TimeoutError:
+        raise PatternTimeout(pattern.pattern) from None
+
+
+def search(pattern: Any, text: str, timeout: float = TIMEOUT_SECONDS) -> Any:
+    try:
+        return pattern.search(text, timeout=timeout)
+    except TimeoutError:
+        raise PatternTimeout(pattern.pattern) from None

@@ -1,0 +1,55 @@
+"""Output formats: small classes over the same diagnostics, chosen by name.
+
+Each module exposes `render(diagnostics, ctx) -> str`. Imports are lazy so a run pays
+only for the format it prints.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, cast
+
+from curator.models import Diagnostic, Rule
+
+FORMATS: dict[str, str] = {
+    "full": "curator.reporters.text",
+    "concise": "curator.reporters.text",
+    "json": "curator.reporters.json_format",
+    "json-lines": "curator.reporters.json_format",
+    "github": "curator.reporters.github",
+    "sarif": "curator.reporters.sarif",
+    "junit": "curator.reporters.junit",
+}
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    format: str
+    cwd: Path
+    color: bool = False
+    rules: dict[str, Rule] = field(default_factory=dict)
+    memories: int = 0
+    fixable: int = 0
+
+
+class Reporter(Protocol):
+    def render(self, diagnostics: list[Diagnostic], ctx: ReportContext) -> str: ...
+
+
+def get_reporter(name: str) -> Reporter:
+    return cast(Reporter, importlib.import_module(FORMATS[name]))
+
+
+def display_path(path: Path, cwd: Path) -> str:
+    """Relative to the working directory when below it, as ruff prints; else absolute."""
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        try:
+            rel = os.path.relpath(path, cwd)
+        except ValueError:
+            return str(path)
+        return rel if not rel.startswith("../../..") else str(path)

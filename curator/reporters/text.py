@@ -1,0 +1,72 @@
+"""`full` (with the source line and a caret, as ruff prints) and `concise`
+(`path:line:col: CODE message`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from curator.models import Diagnostic, Severity
+from curator.reporters import ReportContext, display_path
+
+_COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
+
+
+def _paint(text: str, code: str, on: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if on else text
+
+
+@lru_cache(maxsize=512)
+def _source_lines(path: Path) -> tuple[str, ...]:
+    try:
+        return tuple(path.read_text(encoding="utf-8", errors="replace").splitlines())
+    except OSError:
+        return ()
+
+
+def _header(d: Diagnostic, ctx: ReportContext) -> str:
+    where = f"{display_path(d.path, ctx.cwd)}:{d.line}:{d.column}:"
+    code = _paint(d.code, "1;" + _COLORS[d.severity], ctx.color)
+    return f"{_paint(where, '1', ctx.color)} {code} {d.message}"
+
+
+def _snippet(d: Diagnostic, ctx: ReportContext) -> list[str]:
+    lines = _source_lines(d.path)
+    if not 1 <= d.line <= len(lines):
+        return []
+    text = lines[d.line - 1].replace("\t", " ")
+    gutter = len(str(d.line))
+    pad = " " * gutter
+    end = d.end_column if d.end_line == d.line and d.end_column > d.column else d.column + 1
+    width = max(1, min(end, len(text) + 1) - d.column)
+    caret = " " * (d.column - 1) + _paint("^" * width, _COLORS[d.severity], ctx.color)
+    bar = _paint("|", "34", ctx.color)
+    return [
+        f"{pad} {bar}",
+        f"{_paint(str(d.line), '34', ctx.color)} {bar} {text}",
+        f"{pad} {bar} {caret} {_paint(str(d.severity), _COLORS[d.severity], ctx.color)}",
+        f"{pad} {bar}",
+    ]
+
+
+def summary(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
+    if not diagnostics:
+        return "All checks passed!"
+    noun = "finding" if len(diagnostics) == 1 else "findings"
+    by = {s: sum(1 for d in diagnostics if d.severity == s) for s in Severity}
+    parts = ", ".join(f"{n} {s}" for s, n in sorted(by.items(), reverse=True) if n)
+    text = f"Found {len(diagnostics)} {noun} ({parts})."
+    if ctx.fixable:
+        text += f"\n[*] {ctx.fixable} fixable with `curator fix`."
+    return text
+
+
+def render(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
+    out: list[str] = []
+    for d in diagnostics:
+        out.append(_header(d, ctx))
+        if ctx.format == "full":
+            out.extend(_snippet(d, ctx))
+            out.append("")
+    out.append(summary(diagnostics, ctx))
+    return "\n".join(out) + "\n"

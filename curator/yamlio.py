@@ -1,0 +1,59 @@
+"""The one YAML loader: safe, C-accelerated when available, with line numbers on request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from curator.errors import UserError
+
+try:
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+
+def load(text: str) -> Any:
+    """Parse YAML text; raises yaml.YAMLError."""
+    return yaml.load(text, Loader=_Loader)
+
+
+def error_line(exc: yaml.YAMLError) -> int | None:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return None if mark is None else int(mark.line) + 1
+
+
+def load_file(path: Path) -> tuple[Any, dict[str, int]]:
+    """Load a YAML file as data plus the 1-based line of each key of its top-level mapping.
+
+    Any failure is a UserError naming the file and line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read: {exc}", path) from None
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+        data = load(text)
+    except yaml.YAMLError as exc:
+        reason = getattr(exc, "problem", None) or str(exc)
+        raise UserError(f"invalid YAML: {reason}", path, error_line(exc)) from None
+    return data, key_lines(node)
+
+
+def key_lines(node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
+    """Map dotted key paths (`rules.CUR101.severity`) to their 1-based lines."""
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = f"{prefix}{key_node.value}"
+            lines[key] = key_node.start_mark.line + 1
+            lines.update(key_lines(value_node, key + "."))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            key = f"{prefix}{i}"
+            lines[key] = item.start_mark.line + 1
+            lines.update(key_lines(item, key + "."))
+    return lines

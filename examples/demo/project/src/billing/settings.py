@@ -1,0 +1,1 @@
+BACKOFF_SECONDS = (1, 2, 4, 8, 16)

@@ -1,0 +1,126 @@
+"""Shared fixtures: memory stores written in the test, real git repos, the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from curator import clock
+
+FM = "---\nname: {name}\ndescription: {description}\ntype: {type}\n---\n"
+
+
+def memory(
+    body: str = "Body.\n",
+    *,
+    name: str = "m",
+    type: str = "project",
+    description: str = "a memory",
+    extra: str = "",
+) -> str:
+    """The text of a memory file with flat frontmatter."""
+    head = FM.format(name=name, description=description, type=type)
+    if extra:
+        head = head[:-4] + extra.rstrip("\n") + "\n---\n"
+    return head + body
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def make_store(tmp_path: Path) -> Callable[..., Path]:
+    """make_store({"MEMORY.md": ..., "a.md": ...}) -> the store folder."""
+
+    def make(files: dict[str, str | bytes], name: str = "memory") -> Path:
+        return write_files(tmp_path / name, files)
+
+    return make
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    out = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return out.stdout
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Callable[..., Path]:
+    """git_repo({"src/a.py": ...}) -> a real repository with those files committed."""
+
+    def make(files: dict[str, str], name: str = "repo") -> Path:
+        root = write_files(tmp_path / name, files)
+        git(root, "init", "-q", "-b", "main")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "init", "--allow-empty")
+        return root.resolve()
+
+    return make
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def run_curator(tmp_path: Path) -> Callable[..., Run]:
+    """Run the real `curator` command in a subprocess, as a user would."""
+
+    def run(
+        *args: str,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        input: str | None = None,
+    ) -> Run:
+        base = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
+        base.setdefault("HOME", str(tmp_path / "home"))
+        base["CLAUDE_CONFIG_DIR"] = base.get("CLAUDE_CONFIG_DIR_TEST", str(tmp_path / "claude"))
+        base["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
+        out = subprocess.run(
+            [sys.executable, "-m", "curator", *args],
+            cwd=cwd or tmp_path,
+            env={**base, **(env or {})},
+            capture_output=True,
+            text=True,
+            input=input,
+            timeout=120,
+        )
+        return Run(out.returncode, out.stdout, out.stderr)
+
+    return run
+
+
+@pytest.fixture(autouse=True)
+def _reset_clock() -> Any:
+    yield
+    clock.set_today(None)
