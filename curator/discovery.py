@@ -78,10 +78,10 @@ def project_store(cwd: Path, configured: Path | None = None) -> Path | None:
     root = repo_root(cwd.resolve()) or cwd.resolve()
     projects = claude_config_dir() / "projects"
     slug = project_slug(root)
-    candidate = projects / slug / "memory"
-    if candidate.is_dir():
-        return candidate
-    if len(slug) > SLUG_MAX and projects.is_dir():
+    if len(slug) <= SLUG_MAX:
+        candidate = projects / slug / "memory"
+        return candidate if candidate.is_dir() else None
+    if projects.is_dir():  # a long slug is cut and suffixed with a hash: match the prefix
         prefix = slug[:SLUG_MAX]
         for entry in sorted(projects.iterdir()):
             if entry.name.startswith(prefix) and (entry / "memory").is_dir():

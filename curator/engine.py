@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -84,8 +85,9 @@ def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagno
 def to_diagnostic(rule: Rule, hit: Hit, store_root: Path | None) -> Diagnostic:
     values: dict[str, Any] = {"code": rule.code, "name": rule.name, **hit.detail}
     memory_files = hit.memory_files
-    if not memory_files and store_root is not None and hit.path.is_relative_to(store_root):
-        memory_files = (hit.path.relative_to(store_root).as_posix(),)
+    if not memory_files and store_root is not None:
+        rel = store_relative(hit.path, store_root)
+        memory_files = (rel,) if rel is not None else ()
     values.setdefault("file", memory_files[0] if memory_files else hit.path.name)
     return Diagnostic(
         code=rule.code,
@@ -102,6 +104,13 @@ def to_diagnostic(rule: Rule, hit: Hit, store_root: Path | None) -> Diagnostic:
         detail=dict(hit.detail),
         fix=hit.fix,
     )
+
+
+def store_relative(path: Path, root: Path) -> str | None:
+    """`path` relative to the store as posix text, or None outside it (string work: hot)."""
+    prefix = os.path.join(str(root), "")
+    text = str(path)
+    return text[len(prefix) :].replace(os.sep, "/") if text.startswith(prefix) else None
 
 
 def _suppressions(store: Store) -> list[Suppression]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import os
 from dataclasses import dataclass, field
 from datetime import date
 from enum import IntEnum
@@ -113,6 +114,22 @@ class Index:
     lines: tuple[str, ...]
     sha256: str
     entries: tuple[IndexEntry, ...]
+
+    @cached_property
+    def resolved(self) -> tuple[tuple[IndexEntry, str | None, str], ...]:
+        """Each local link as (entry, store-relative name or None when it leaves the store,
+        lexically normalized absolute path). URLs are left out. Never touches the disk."""
+        root = str(self.path.parent)
+        prefix = os.path.join(root, "")
+        out = []
+        for entry in self.entries:
+            if entry.is_url:
+                continue
+            absolute = os.path.normpath(os.path.join(root, entry.target))
+            inside = absolute.startswith(prefix)
+            rel = absolute[len(prefix) :].replace(os.sep, "/") if inside else None
+            out.append((entry, rel, absolute))
+        return tuple(out)
 
 
 @dataclass(frozen=True)

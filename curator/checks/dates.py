@@ -12,6 +12,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,7 @@ _BULLET = re.compile(r"^[\s>*+\-#\d.)\[\]x|:`_~]*$")
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
-    words = _word_patterns(
+    words = _vocabulary(
         tuple(rule.params["deadline_words"]),
         tuple(rule.params["future_words"]),
         tuple(rule.params["adjacent_words"]),
@@ -56,7 +57,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         yield from _check_memory(rule, ctx.today, memory, words)
 
 
-def _check_memory(rule: Rule, today: date, memory: Memory, words: tuple[Any, ...]) -> Iterator[Hit]:
+def _check_memory(rule: Rule, today: date, memory: Memory, words: Vocabulary) -> Iterator[Hit]:
     grace = rule.params["grace_days"]
     body_start = (
         memory.line_starts[memory.body_line - 1]
@@ -94,7 +95,7 @@ def _judge(
     date_text: str,
     when: date,
     days_past: int,
-    words: tuple[Any, ...],
+    words: Vocabulary,
 ) -> Hit | None:
     start, end = span
     if line.count("~~", 0, start) % 2 == 1 or line.count("`", 0, start) % 2 == 1:
@@ -104,37 +105,32 @@ def _judge(
     clause_start, clause_end = _clause(line, start, end)
     window = rule.params["window_chars"]
     lo, hi = max(clause_start, start - window), min(clause_end, end + window)
-    deadline, future, adjacent, history = words
     found = []
-    for kind, pattern in (
-        ("deadline", deadline),
-        ("plan", future),
-        ("adjacent", adjacent),
-        ("history", history),
-    ):
-        if pattern is None:
-            continue
-        for word in pattern.finditer(line, lo, hi):
-            if word.start() < end and start < word.end():
-                continue
-            before = word.end() <= start
-            if kind != "deadline" and kind != "history" and not before:
-                continue  # planning words look forward from before the date
-            if kind == "adjacent" and not _ADJACENT_GAP.match(line, word.end(), start):
-                continue  # "by 2026-04-20", not "approved by Jo on 2026-04-20"
-            distance = start - word.end() if before else word.start() - end
-            found.append(
-                (distance, kind == "history", "plan" if kind == "adjacent" else kind, word)
+    for w_start, w_end, kind, text in words.find(line, lo, hi):
+        if w_start < end and start < w_end:
+            continue  # part of the date itself
+        before = w_end <= start
+        if kind in ("plan", "adjacent") and not before:
+            continue  # planning words look forward from before the date
+        if kind == "adjacent" and not _ADJACENT_GAP.match(line, w_end, start):
+            continue  # "by 2026-04-20", not "approved by Jo on 2026-04-20"
+        distance = start - w_end if before else w_start - end
+        found.append(
+            (
+                distance,
+                kind == "history",
+                "plan" if kind == "adjacent" else kind,
+                (w_start, w_end, text),
             )
+        )
     found.sort(key=lambda f: (f[0], not f[1]))
     if found and found[0][2] == "history":
         return None
     intents = [f for f in found if f[2] != "history"]
     if intents:
         kind = "deadline" if any(f[2] == "deadline" for f in intents) else "plan"
-        word = next(f[3] for f in intents if f[2] == kind)
-        a, b = min(start, word.start()), max(end, word.end())
-        intent_word = word.group(0)
+        w_start, w_end, intent_word = next(f[3] for f in intents if f[2] == kind)
+        a, b = min(start, w_start), max(end, w_end)
     elif rule.params["require_intent"]:
         return None
     else:  # the phrase carries its own intent ("next week")
@@ -165,18 +161,43 @@ def _clause(line: str, start: int, end: int) -> tuple[int, int]:
     return clause_start, clause_end
 
 
+_TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|[✅✔]")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The rule's word lists as one lookup: normalized phrase -> kinds."""
+
+    kinds: dict[str, tuple[str, ...]]
+    longest: int
+
+    def find(self, line: str, lo: int, hi: int) -> list[tuple[int, int, str, str]]:
+        """(start, end, kind, text) of every listed word or phrase in line[lo:hi]."""
+        tokens = [(m.start(), m.end(), m.group(0).lower()) for m in _TOKEN.finditer(line, lo, hi)]
+        found = []
+        for i in range(len(tokens)):
+            phrase = ""
+            for j in range(i, min(i + self.longest, len(tokens))):
+                if j > i and not line[tokens[j - 1][1] : tokens[j][0]].isspace():
+                    break  # a phrase's words are separated by whitespace only
+                phrase = f"{phrase} {tokens[j][2]}" if phrase else tokens[j][2]
+                for kind in self.kinds.get(phrase, ()):
+                    found.append(
+                        (tokens[i][0], tokens[j][1], kind, line[tokens[i][0] : tokens[j][1]])
+                    )
+        return found
+
+
 @lru_cache(maxsize=32)
-def _word_patterns(*lists: tuple[str, ...]) -> tuple[Any, ...]:
-    compiled = []
-    for words in lists:
-        if not words:
-            compiled.append(None)
-            continue
-        alternatives = "|".join(
-            re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
-        )
-        compiled.append(re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE))
-    return tuple(compiled)
+def _vocabulary(*lists: tuple[str, ...]) -> Vocabulary:
+    kinds: dict[str, list[str]] = {}
+    for kind, words in zip(("deadline", "plan", "adjacent", "history"), lists, strict=True):
+        for word in words:
+            phrase = " ".join(t.lower() for t in _TOKEN.findall(word))
+            if phrase:
+                kinds.setdefault(phrase, []).append(kind)
+    longest = max((p.count(" ") + 1 for p in kinds), default=1)
+    return Vocabulary({p: tuple(k) for p, k in kinds.items()}, longest)
 
 
 def _resolve(groups: dict[str, str | None], written: date) -> date | None:
@@ -216,12 +237,71 @@ def _end_of(unit: str, written: date) -> date:
     return date(written.year, written.month, calendar.monthrange(written.year, written.month)[1])
 
 
+_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "a few": 3,
+    "few": 3,
+    "a couple of": 2,
+}
+_IN_N = re.compile(
+    r"^in\s+(\d{1,3}|an?|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)"
+    r"\s+(day|week|month)s?$"
+)
+
+
+def _add_months(base: date, months: int) -> date:
+    month = base.month - 1 + months
+    year, month = base.year + month // 12, month % 12 + 1
+    return date(year, month, min(base.day, calendar.monthrange(year, month)[1]))
+
+
+def _closed_form(phrase: str, written: date) -> date | None:
+    """The common phrases, resolved by arithmetic; a period counts to its last day."""
+    words = " ".join(phrase.split())
+    if words == "tomorrow":
+        return written + timedelta(days=1)
+    first, _, rest = words.partition(" ")
+    if first in ("next", "this") and rest in _WEEKDAYS:
+        ahead = (_WEEKDAYS[rest] - written.weekday()) % 7
+        return written + timedelta(days=ahead or (7 if first == "next" else 0))
+    if first == "next" and rest == "week":
+        return written + timedelta(days=13 - written.weekday())
+    if first == "next" and rest == "month":
+        return _end_of("month", _add_months(written.replace(day=1), 1))
+    if first == "next" and rest == "year":
+        return date(written.year + 1, 12, 31)
+    match = _IN_N.match(words)
+    if match:
+        count_text = " ".join(match.group(1).split())
+        count = int(count_text) if count_text.isdigit() else _NUMBERS[count_text]
+        unit = match.group(2)
+        if unit == "month":
+            return _add_months(written, count)
+        return written + timedelta(days=count * (7 if unit == "week" else 1))
+    return None
+
+
 @lru_cache(maxsize=4096)
 def resolve_relative(phrase: str, written: date) -> date | None:
-    """Resolve "next week", "this Friday", "in 3 days" against the write date (dateparser)."""
-    import dateparser  # heavy: only when a relative phrase was found
+    """Resolve "next week", "this Friday", "in 3 days" against the write date.
+
+    Common phrases are plain arithmetic; anything else (a user pattern's "in a fortnight",
+    another language) goes to dateparser, whose first parse costs about half a second.
+    """
+    closed = _closed_form(phrase, written)
+    if closed is not None:
+        return closed
+    import dateparser  # heavy: only for phrases the closed forms do not cover
 
     base = datetime(written.year, written.month, written.day)
     settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"}
-    parsed = dateparser.parse(phrase, languages=["en"], settings=settings)  # type: ignore[arg-type]
+    parsed = dateparser.parse(phrase, settings=settings)  # type: ignore[arg-type]
     return parsed.date() if parsed is not None else None

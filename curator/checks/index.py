@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.models import Hit, Index, IndexEntry
@@ -62,31 +61,17 @@ def _hit(index: Index, entry: IndexEntry, **detail: Any) -> Hit:
     )
 
 
-def resolve_link(root: Path, target: str) -> tuple[str | None, Path]:
-    """(store-relative name or None when the link leaves the store, lexical absolute path)."""
-    absolute = Path(os.path.normpath(root / target))
-    if absolute == root or not absolute.is_relative_to(root):
-        return None, absolute
-    return absolute.relative_to(root).as_posix(), absolute
-
-
 def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
-    root = ctx.store.root
-    repo = ctx.repo_root
-    for entry in index.entries:
-        if entry.is_url or not _looks_like_file(entry.target):
+    repo = os.path.join(str(ctx.repo_root), "") if ctx.repo_root is not None else None
+    for entry, rel, absolute in index.resolved:
+        if not _looks_like_file(entry.target):
             continue
-        rel, absolute = resolve_link(root, entry.target)
-        if rel is not None:
-            if mode == "broken" and not absolute.exists():
-                yield _hit(index, entry)
-            continue
-        inside_repo = repo is not None and absolute.is_relative_to(repo)
-        if inside_repo:
-            if mode == "broken" and not absolute.exists():
+        if rel is not None or (repo is not None and absolute.startswith(repo)):
+            # inside the store, or inside the repository: stat'ed, never read
+            if mode == "broken" and not os.path.exists(absolute):
                 yield _hit(index, entry)
         elif mode == "outside":
-            yield _hit(index, entry, resolved=str(absolute))
+            yield _hit(index, entry, resolved=absolute)
 
 
 def _looks_like_file(target: str) -> bool:
@@ -94,18 +79,12 @@ def _looks_like_file(target: str) -> bool:
     return "." in target or "/" in target
 
 
-def _linked(ctx: Context, index: Index) -> set[str]:
-    linked = set()
-    for entry in index.entries:
-        if not entry.is_url:
-            rel, _ = resolve_link(ctx.store.root, entry.target)
-            if rel is not None:
-                linked.add(rel)
-    return linked
+def _linked(index: Index) -> set[str]:
+    return {rel for _, rel, _ in index.resolved if rel is not None}
 
 
 def _orphans(ctx: Context, index: Index) -> Iterator[Hit]:
-    linked = _linked(ctx, index)
+    linked = _linked(index)
     for memory in ctx.store.memories:
         if memory.rel not in linked:
             detail = {"description": memory.description or ""}
@@ -114,11 +93,8 @@ def _orphans(ctx: Context, index: Index) -> Iterator[Hit]:
 
 def _duplicates(ctx: Context, index: Index) -> Iterator[Hit]:
     first: dict[str, int] = {}
-    for entry in index.entries:
-        if entry.is_url:
-            continue
-        rel, _ = resolve_link(ctx.store.root, entry.target)
-        key = rel or entry.target
+    for entry, rel, absolute in index.resolved:
+        key = rel or absolute
         if key in first and first[key] != entry.line:
             yield _hit(index, entry, first_line=first[key])
         first.setdefault(key, entry.line)

@@ -155,7 +155,7 @@ def lint(
     if output_file is not None:
         output_file.write_text(text, encoding="utf-8")
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=ctx.color)  # click strips ANSI off a tty otherwise
 
     threshold = Severity.parse(fail_on or config.get("fail_on"))
     failing = any(d.severity >= threshold for d in result.diagnostics)

@@ -1,0 +1,110 @@
+"""User rule packs: every mistake in a rule file is exit 2 naming the file and line;
+a hostile pattern or template cannot hang or escape."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.conftest import memory
+
+GOOD = """\
+code: TEAM001
+name: secret_in_memory
+check: pattern
+severity: error
+summary: A memory holds something that looks like an API key
+patterns: ['\\b(?:sk-ant-|ghp_)[A-Za-z0-9_-]{20,}']
+message: "Memory holds what looks like a secret ({{ match }})"
+docs: |
+  ## What it does
+  x
+tests:
+  - name: found
+    files: {a.md: "---\\nname: a\\ndescription: d\\ntype: user\\n---\\nkey sk-ant-abcdefghijklmnopqrstuvwx\\n"}
+    expect: [{code: TEAM001, file: a.md, line: 6, column: 5}]
+  - name: clean
+    files: {b.md: "---\\nname: b\\ndescription: d\\ntype: user\\n---\\nNo keys.\\n"}
+    expect: []
+"""
+
+
+@pytest.fixture
+def pack(tmp_path):
+    folder = tmp_path / "team-rules"
+    folder.mkdir()
+    (tmp_path / ".curator.yaml").write_text("rule_paths: [team-rules]\n")
+
+    def write(text: str, name: str = "secret_in_memory.yaml"):
+        path = folder / name
+        path.write_text(textwrap.dedent(text))
+        return path
+
+    return write
+
+
+def test_user_rule_runs_and_self_tests(pack, make_store, run_curator):
+    pack(GOOD)
+    make_store(
+        {"MEMORY.md": "- [A](a.md)\n", "a.md": memory("token ghp_abcdefghijklmnopqrstuvwxyz0123\n")}
+    )
+    out = run_curator("lint", "memory", "--select", "TEAM", "--output-format", "concise")
+    assert out.stdout.splitlines()[0] == (
+        "memory/a.md:6:7: TEAM001 Memory holds what looks like a secret "
+        "(ghp_abcdefghijklmnopqrstuvwxyz0123)"
+    )
+    tests = run_curator("rules", "test", "TEAM001")
+    assert tests.stdout.splitlines()[-1] == "2 passed, 0 failed"
+    assert tests.code == 0
+
+
+@pytest.mark.parametrize(
+    "change,line,error",
+    [
+        (("severity: error", "severity: error\ncolour: red"), 5, "unknown key 'colour'"),
+        (("check: pattern", "check: grep"), 3, "unknown check 'grep'"),
+        (("ghp_)", "ghp_"), 6, "bad pattern"),
+        (("({{ match }})", "({{ match }"), 7, "bad message"),
+        (("name: secret_in_memory", "name: other"), 2, "must match the file name"),
+        (("code: TEAM001", "code: team1"), 1, "must look like CUR101"),
+        (("severity: error", "severity: fatal"), 4, "severity must be"),
+    ],
+)
+def test_rule_errors_name_file_and_line(pack, make_store, run_curator, change, line, error):
+    path = pack(GOOD.replace(*change))
+    make_store({"a.md": memory()})
+    out = run_curator("lint", "memory")
+    assert out.code == 2, out.stdout
+    assert out.stderr.startswith(f"curator: error: {path}:{line}: ")
+    assert error in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_catastrophic_pattern_times_out_as_cur900(pack, make_store, run_curator):
+    pack(GOOD.replace("'\\b(?:sk-ant-|ghp_)[A-Za-z0-9_-]{20,}'", "'(x+x+)+y'"))
+    make_store({"a.md": memory("x" * 5000 + "\n")})
+    out = run_curator("lint", "memory", "--select", "TEAM001,CUR900", "--output-format", "json")
+    codes = [(d["code"], d["detail"].get("rule")) for d in out.json()]
+    assert codes == [("CUR900", "TEAM001")]
+    assert "pattern timed out" in out.json()[0]["message"]
+
+
+def test_hostile_template_cannot_reach_python(pack, make_store, run_curator):
+    pack(GOOD.replace("({{ match }})", "{{ match.__class__.__mro__[1].__subclasses__() }}"))
+    make_store({"a.md": memory("key sk-ant-abcdefghijklmnopqrstuvwx\n")})
+    out = run_curator("lint", "memory", "--select", "TEAM001,CUR900", "--output-format", "json")
+    assert [d["code"] for d in out.json()] == ["CUR900"]
+    assert out.json()[0]["message"].startswith("Rule TEAM001 failed: message template failed")
+    assert "Traceback" not in out.stderr
+
+
+def test_rule_docs_and_list(run_curator):
+    doc = run_curator("rule", "CUR101")
+    assert doc.code == 0
+    assert doc.stdout.startswith("# date_decayed (CUR101)\n")
+    assert "## How to fix" in doc.stdout
+    listing = run_curator("rules", "list").stdout.splitlines()
+    assert listing[0].startswith("CUR001  frontmatter_invalid")
+    missing = run_curator("rule", "CUR999")
+    assert (missing.code, "no rule with code or name 'CUR999'" in missing.stderr) == (2, True)
