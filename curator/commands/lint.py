@@ -145,7 +145,6 @@ def lint(
         color=use_color(color, output_file is not None),
         rules={r.code: r for r in selected},
         memories=result.memories,
-        fixable=sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe),
     )
     text = (
         statistics(result.diagnostics)

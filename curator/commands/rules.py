@@ -35,8 +35,6 @@ def rule(code: str, output_format: str, config_path: Path | None) -> None:
         return
     click.echo(f"# {found.name} ({found.code})\n")
     click.echo(f"Check: {found.check}. Tier: {found.tier}. Severity: {found.severity}.")
-    if found.fixable:
-        click.echo("Fix is available (`curator fix`).")
     click.echo(f"\n{found.summary}\n\n{found.docs}")
     if found.params:
         click.echo("\n## Parameters\n")

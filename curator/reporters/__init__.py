@@ -32,7 +32,6 @@ class ReportContext:
     color: bool = False
     rules: dict[str, Rule] = field(default_factory=dict)
     memories: int = 0
-    fixable: int = 0
 
 
 class Reporter(Protocol):

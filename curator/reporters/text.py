@@ -55,10 +55,7 @@ def summary(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     noun = "finding" if len(diagnostics) == 1 else "findings"
     by = {s: sum(1 for d in diagnostics if d.severity == s) for s in Severity}
     parts = ", ".join(f"{n} {s}" for s, n in sorted(by.items(), reverse=True) if n)
-    text = f"Found {len(diagnostics)} {noun} ({parts})."
-    if ctx.fixable:
-        text += f"\n[*] {ctx.fixable} fixable with `curator fix`."
-    return text
+    return f"Found {len(diagnostics)} {noun} ({parts})."
 
 
 def render(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
