@@ -12,11 +12,17 @@ from urllib.parse import unquote
 
 from curator.models import IndexEntry
 
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# Character classes exclude their own opening delimiter, so a hostile line such as
+# "[a](" * 200_000 is scanned in linear time, not quadratic.
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1)[^\n]){1,2000}?\1")
 _LINK = re.compile(
-    r"(?<!!)\[(?P<title>[^\]\n]*)\]\(\s*(?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\s*\)"
+    r"(?<!!)\[(?P<title>[^\[\]\n]*)\]\(\s*(?P<target><[^<>\n]*>|[^()\[\]\s]*)"
+    r"(?:\s+\"[^\"\n]*\")?\s*\)"
 )
-_WIKILINK = re.compile(r"\[\[(?P<target>[^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|(?P<title>[^\]\n]*))?\]\]")
+_WIKILINK = re.compile(
+    r"\[\[(?P<target>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|(?P<title>[^\[\]\n]*))?\]\]"
+)
+MAX_LINE = 20_000  # past Claude Code's 25,000-character budget nothing is loaded anyway
 _SCHEME = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
 
 
@@ -33,7 +39,7 @@ def parse_index(lines: tuple[str, ...]) -> tuple[IndexEntry, ...]:
             continue
         if in_fence or "[" not in raw:
             continue
-        line = _blank_code(raw)
+        line = _blank_code(raw[:MAX_LINE])
         for match in _LINK.finditer(line):
             target = match.group("target").strip("<>").strip()
             entry = _entry(number, match, match.group("title"), target)

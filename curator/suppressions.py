@@ -16,7 +16,7 @@ from pathlib import Path
 from curator.models import Diagnostic
 
 _COMMENT = re.compile(
-    r"<!--\s*curator-(disable-next-line|disable-file|disable|enable)\b([^>]*?)\s*-->"
+    r"<!--\s*curator-(disable-next-line|disable-file|disable|enable)\b([^>\n]{0,200}?)\s*-->"
 )
 _MAX_LINE = 1 << 30
 

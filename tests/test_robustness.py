@@ -68,3 +68,24 @@ def test_import_of_cli_stays_light():
     )
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines()}
     assert not imported & {"anthropic", "dateparser", "jinja2"}
+
+
+def test_hostile_lines_do_not_hang(make_store, run_curator):
+    """Lines built to make naive link and comment patterns quadratic finish promptly
+    (run_curator's subprocess timeout is the guard, not a timing assertion)."""
+    hostile = (
+        "[a](" * 60_000
+        + "\n"
+        + "[[" * 60_000
+        + "\n"
+        + "<!-- curator-disable " * 20_000
+        + "\n"
+        + "``" * 60_000
+        + "x\n"
+        + "[" * 60_000
+        + "\n"
+    )
+    make_store({"MEMORY.md": hostile, "a.md": "---\nname: a\ntype: user\n---\n" + hostile})
+    out = run_curator("lint", "memory", "--output-format", "json", "--today", "2026-11-30")
+    assert out.code in (0, 1), out.stderr
+    assert {d["code"] for d in out.json()} >= {"CUR013"}
