@@ -4,40 +4,14 @@ throwaway dotfiles repository, refusing and accepting real `git commit`s."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import git, memory, write_files
+from tests.conftest import git, memory, snapshot_checkout, write_files
 
-CHECKOUT = Path(__file__).resolve().parents[1]
 API = "claude/projects/-home-me-work-api/memory"
 NOTES = "claude/projects/-home-me-notes/memory"
-
-
-def snapshot_checkout(dest: Path) -> str:
-    """This checkout's working tree (committed or not) as a one-commit repository.
-
-    pre-commit installs a hook repository at a commit, so the files under test must be
-    committed somewhere; a snapshot keeps the real checkout untouched.
-    """
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=CHECKOUT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    for rel in filter(None, listed.split("\0")):
-        source = CHECKOUT / rel
-        if source.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / rel)
-    git(dest, "init", "-q", "-b", "main")
-    git(dest, "add", "-A")
-    git(dest, "commit", "-q", "-m", "snapshot")
-    return git(dest, "rev-parse", "HEAD").strip()
 
 
 def test_hook_refuses_a_broken_index_and_accepts_a_clean_memory(tmp_path: Path) -> None:
