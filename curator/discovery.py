@@ -97,6 +97,36 @@ def slug_matches(name: str, root: Path) -> bool:
     return name == slug
 
 
+def path_for_slug(slug: str, root: Path = Path("/")) -> Path | None:
+    """The existing folder whose slug is `slug`, when exactly one is; else None.
+
+    A slug loses the difference between `/`, `-`, `.` and `_`, so the search follows only
+    folders whose slug is a prefix of it; two matches are ambiguous and give None. Long,
+    hashed slugs and non-POSIX slugs cannot be decoded.
+    """
+    if len(slug) > SLUG_MAX or not slug.startswith("-"):
+        return None
+    found: list[Path] = []
+
+    def walk(folder: Path, prefix: str) -> None:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return
+        for name in names:
+            here = f"{prefix}-{_SLUG_UNSAFE.sub('-', name)}"
+            if len(found) > 1 or not slug.startswith(here):
+                continue
+            path = folder / name
+            if here == slug and path.is_dir():
+                found.append(path)
+            elif slug.startswith(here + "-") and path.is_dir():
+                walk(path, here)  # every step eats a name, so the depth is bounded
+
+    walk(root, project_slug(root).rstrip("-"))
+    return found[0] if len(found) == 1 else None
+
+
 # Folders never searched for stores: version control, caches, dependency trees.
 _PRUNE = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "dist", "build"})
 

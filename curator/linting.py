@@ -76,7 +76,8 @@ def _all_targets(paths: list[Path]) -> list[Target]:
         if not path.is_dir():
             raise UserError("--all takes folders to search for stores", path)
     found: dict[Path, None] = {}
-    for base in paths or [None]:
+    bases: list[Path | None] = list(paths) or [None]
+    for base in bases:
         for store in discovery.all_stores(base):
             found.setdefault(store.resolve())
     if not found:

@@ -3,8 +3,9 @@
 A store in a project (`<repo>/.claude/memory/`) talks about the repository that holds it.
 A store kept in a dotfiles repository (`dotfiles/claude/projects/<slug>/memory/`) does
 not: its paths and symbols belong to the project named by its slug, somewhere else. Such
-stores are mapped by config `repositories: {<slug or glob>: <repository root>}`; an
-unmapped one has no repository, and the rules that need one are skipped with a note.
+stores are mapped by config `repositories: {<slug or glob>: <repository root>}`, or found
+when the slug names exactly one existing folder on this machine; otherwise the store has
+no repository, and the rules that need one are skipped with a note.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def locate_repository(store: Path, config: Config, override: Path | None, cwd: P
     `--repo-root`; config `repositories` (by slug or glob); config `repo_root`; the
     repository holding the store, unless the store sits in a `projects/<slug>/memory`
     layout (a dotfiles repository, whose files the memories do not talk about); the
-    current project's repository when the store's slug is that project's slug.
+    current project's repository when the store's slug is that project's slug; the one
+    existing folder the slug names on this machine.
     """
     if override is not None:
         return RepoChoice(override.resolve())
@@ -88,6 +90,10 @@ def locate_repository(store: Path, config: Config, override: Path | None, cwd: P
     here = discovery.repo_root(cwd.resolve())
     if here is not None and discovery.slug_matches(store.parent.name, here):
         return RepoChoice(here)
+    if slug is not None:
+        decoded = discovery.path_for_slug(slug)
+        if decoded is not None:
+            return RepoChoice(decoded.resolve())
     return RepoChoice(None, "unmapped")
 
 

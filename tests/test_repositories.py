@@ -133,3 +133,20 @@ def test_no_note_when_no_reference_rule_is_selected(dotfiles: Path, tmp_path: Pa
     rules = load_rules()
     result = lint([Target(dotfiles / API)], rules, rules, Config(), date(2026, 6, 1), cwd=tmp_path)
     assert result.notes == []
+
+
+def test_a_slug_naming_one_existing_folder_is_that_repository(dotfiles, tmp_path) -> None:
+    # Claude Code's slug of a project that exists on this machine: found without mapping.
+    project = write_files(tmp_path / "work/my.api_v2", {"src/app.py": ""}).resolve()
+    store = write_files(dotfiles / "claude/projects" / project_slug(project) / "memory", {})
+    assert repo_root_for(store, Config(), None, tmp_path) == project
+
+
+def test_an_ambiguous_slug_is_not_guessed(dotfiles: Path, tmp_path: Path) -> None:
+    # `/work/a-b` and `/work/a/b` have the same slug.
+    write_files(tmp_path / "work/a-b", {"x": ""})
+    write_files(tmp_path / "work/a/b", {"x": ""})
+    slug = project_slug(tmp_path / "work/a/b")
+    assert slug == project_slug(tmp_path / "work/a-b")
+    store = write_files(dotfiles / "claude/projects" / slug / "memory", {})
+    assert repo_root_for(store, Config(), None, tmp_path) is None
