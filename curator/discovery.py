@@ -127,7 +127,7 @@ def path_for_slug(slug: str, root: Path = Path("/")) -> Path | None:
     return found[0] if len(found) == 1 else None
 
 
-# Folders never searched for stores: version control, caches, dependency trees.
+# Folders never searched for stores (hidden ones are skipped too): dependencies, builds.
 _PRUNE = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "dist", "build"})
 
 

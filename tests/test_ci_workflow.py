@@ -161,3 +161,20 @@ def test_docs_ci_md_shows_the_files_the_tests_run() -> None:
     hooks = (CHECKOUT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     for hook in yaml.safe_load(hooks):
         assert f"id: {hook['id']}" in doc
+
+
+def test_docs_ci_md_repositories_example_is_valid_config(tmp_path: Path) -> None:
+    from curator.config import load_config
+
+    doc = (CHECKOUT / "docs/ci.md").read_text(encoding="utf-8")
+    [example] = [
+        b for b in re.findall(r"```yaml\n(.*?)```", doc, flags=re.S) if "repositories:" in b
+    ]
+    (tmp_path / ".curator.yaml").write_text(example, encoding="utf-8")
+    config = load_config(tmp_path / ".curator.yaml")
+    home = Path.home()
+    assert config.repositories() == [
+        ("-home-me-work-api", home / "work/api"),
+        ("-home-me-work-*", home / "work/monorepo"),
+        ("-home-me-scratch", None),
+    ]
