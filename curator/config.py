@@ -23,6 +23,8 @@ DEFAULTS: dict[str, Any] = {
     "memory_store": None,
     "storage": None,
     "repo_root": None,
+    # store slug (or glob over slugs) -> the repository its memories talk about; null = none
+    "repositories": {},
     "select": [],
     "extend_select": [],
     "ignore": [],
@@ -66,6 +68,18 @@ class Config:
             path = self.source.parent / path
         return path
 
+    def repositories(self) -> list[tuple[str, Path | None]]:
+        """`repositories:` as (slug or glob, repository root or None), in file order."""
+        out: list[tuple[str, Path | None]] = []
+        for pattern, value in self.data["repositories"].items():
+            root = None
+            if value:
+                root = Path(os.path.expandvars(value)).expanduser()
+                if not root.is_absolute() and self.source is not None:
+                    root = self.source.parent / root
+            out.append((str(pattern), root))
+        return out
+
     def rule_paths(self) -> list[Path]:
         base = self.source.parent if self.source is not None else Path.cwd()
         return [base / Path(p).expanduser() for p in self.data["rule_paths"]]
@@ -100,6 +114,7 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None) -> Config
             f"fail_on must be one of {', '.join(SEVERITIES)}", path, lines.get("fail_on")
         )
     _check_rule_overrides(data["rules"], path, lines)
+    _check_repositories(data["repositories"], path, lines)
     return Config(data=data, source=path)
 
 
@@ -175,6 +190,17 @@ def _check_rule_overrides(rules: dict[Any, Any], path: Path, lines: dict[str, in
                 )
             if sub == "params" and not isinstance(value, dict):
                 raise UserError(f"rules.{key}.params must be a mapping", path, line)
+
+
+def _check_repositories(mapping: dict[Any, Any], path: Path, lines: dict[str, int]) -> None:
+    for key, value in mapping.items():
+        line = lines.get(f"repositories.{key}", lines.get("repositories"))
+        if not isinstance(key, str) or not key:
+            raise UserError("repositories: keys must be store slugs or globs", path, line)
+        if value is not None and not isinstance(value, str):
+            raise UserError(
+                f"repositories.{key} must be a repository path (or null for none)", path, line
+            )
 
 
 def rule_override(config: Config, code: str, name: str) -> dict[str, Any]:

@@ -89,19 +89,94 @@ def project_store(cwd: Path, configured: Path | None = None) -> Path | None:
     return None
 
 
-def all_stores(projects: Path | None = None) -> list[Path]:
-    """Every `memory/` folder under `<config>/projects/` (or the given folder)."""
-    base = projects or claude_config_dir() / "projects"
+def slug_matches(name: str, root: Path) -> bool:
+    """Whether a projects folder `name` is Claude Code's slug for `root` (long slugs by prefix)."""
+    slug = project_slug(root)
+    if len(slug) > SLUG_MAX:
+        return name.startswith(slug[:SLUG_MAX])
+    return name == slug
+
+
+def path_for_slug(slug: str, root: Path = Path("/")) -> Path | None:
+    """The existing folder whose slug is `slug`, when exactly one is; else None.
+
+    A slug loses the difference between `/`, `-`, `.` and `_`, so the search follows only
+    folders whose slug is a prefix of it; two matches are ambiguous and give None. Long,
+    hashed slugs and non-POSIX slugs cannot be decoded.
+    """
+    if len(slug) > SLUG_MAX or not slug.startswith("-"):
+        return None
+    found: list[Path] = []
+
+    def walk(folder: Path, prefix: str) -> None:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return
+        for name in names:
+            here = f"{prefix}-{_SLUG_UNSAFE.sub('-', name)}"
+            if len(found) > 1 or not slug.startswith(here):
+                continue
+            path = folder / name
+            if here == slug and path.is_dir():
+                found.append(path)
+            elif slug.startswith(here + "-") and path.is_dir():
+                walk(path, here)  # every step eats a name, so the depth is bounded
+
+    walk(root, project_slug(root).rstrip("-"))
+    return found[0] if len(found) == 1 else None
+
+
+# Folders never searched for stores (hidden ones are skipped too): dependencies, builds.
+_PRUNE = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "dist", "build"})
+
+
+def all_stores(base: Path | None = None) -> list[Path]:
+    """Every store under `<config>/projects/` (`*/memory`), or under the given folder.
+
+    Under a given folder (a dotfiles repository, a project) every `memory/` folder that
+    looks like a store counts: one holding a MEMORY.md, one at `projects/<slug>/memory`,
+    one at `.claude/memory`. Hidden folders other than `.claude` are not searched.
+    """
+    if base is None:
+        projects = claude_config_dir() / "projects"
+        if not projects.is_dir():
+            return []
+        return sorted(p for p in projects.glob("*/memory") if p.is_dir())
     if not base.is_dir():
         return []
-    return sorted(p for p in base.glob("*/memory") if p.is_dir())
+    found: list[Path] = []
+    for folder, dirs, _files in os.walk(base):
+        here = Path(folder)
+        if _looks_like_store(here, base):
+            found.append(here)
+            dirs.clear()  # a store's subfolders belong to it
+            continue
+        dirs[:] = sorted(
+            d for d in dirs if d not in _PRUNE and (not d.startswith(".") or d == ".claude")
+        )
+    return sorted(found)
+
+
+def _looks_like_store(folder: Path, base: Path) -> bool:
+    if folder.name != "memory":
+        return False
+    return (
+        (folder / INDEX_NAME).is_file()
+        or folder.parent.parent.name == "projects"
+        or folder.parent.parent == base
+        or folder == base
+        or folder.parent.name in (".claude", "claude")
+    )
 
 
 def store_of(path: Path) -> Path:
-    """The store a memory file belongs to: the nearest folder up with a MEMORY.md,
-    else a folder named `memory`, else the file's own folder."""
+    """The store a memory file belongs to: the nearest folder up holding a MEMORY.md or
+    named `memory`, not above the repository's top; else the file's own folder."""
     folder = path.parent
-    for candidate in (folder, *folder.parents[:2]):
+    for candidate in (folder, *folder.parents):
         if (candidate / INDEX_NAME).is_file() or candidate.name == "memory":
             return candidate
+        if (candidate / ".git").exists():
+            break
     return folder

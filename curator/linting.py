@@ -14,7 +14,8 @@ from curator.config import Config
 from curator.engine import Context, run_checks
 from curator.errors import UserError
 from curator.models import Diagnostic, Rule
-from curator.store import INDEX_NAME, read_store
+from curator.repositories import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
+from curator.store import read_store
 
 
 @dataclass(frozen=True)
@@ -36,14 +37,13 @@ class LintResult:
 def resolve_targets(
     paths: list[Path], config: Config, cwd: Path, all_stores: bool = False
 ) -> list[Target]:
-    """Turn command-line paths into stores. No paths: the current project's store."""
+    """Turn command-line paths into stores. No paths: the current project's store.
+
+    With `all_stores`, every store under `<config>/projects/`, or under each given folder.
+    A file is linted in the context of its store, and only its diagnostics are reported.
+    """
     if all_stores:
-        base = paths[0] if paths else None
-        stores = discovery.all_stores(base)
-        if not stores:
-            where = base or discovery.claude_config_dir() / "projects"
-            raise UserError(f"no memory stores under {where}")
-        return [Target(s.resolve()) for s in stores]
+        return _all_targets(paths)
     if not paths:
         store = discovery.project_store(cwd, config.path("memory_store"))
         if store is None:
@@ -58,33 +58,37 @@ def resolve_targets(
     for path in paths:
         if not path.exists():
             raise UserError("no such file or folder", path)
-        resolved = path.resolve()
         if path.is_dir():
-            stores[resolved] = None
+            stores[path.resolve()] = None
             continue
-        store = discovery.store_of(resolved).resolve()
+        # Resolve the folder, not the file: a symlinked memory keeps the name the store
+        # reader gives it, so its diagnostics still match.
+        named = path.absolute().parent.resolve() / path.name
+        store = discovery.store_of(named).resolve()
         if store in stores and stores[store] is None:
             continue  # the whole store is already being linted
-        stores.setdefault(store, set()).add(resolved)  # type: ignore[union-attr]
+        stores.setdefault(store, set()).add(named)  # type: ignore[union-attr]
     return [Target(s, frozenset(only) if only is not None else None) for s, only in stores.items()]
 
 
-def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
-    """The repository whose files a store's memories talk about.
+def _all_targets(paths: list[Path]) -> list[Target]:
+    for path in paths:
+        if not path.is_dir():
+            raise UserError("--all takes folders to search for stores", path)
+    found: dict[Path, None] = {}
+    bases: list[Path | None] = list(paths) or [None]
+    for base in bases:
+        for store in discovery.all_stores(base):
+            found.setdefault(store.resolve())
+    if not found:
+        where = ", ".join(map(str, paths)) or str(discovery.claude_config_dir() / "projects")
+        raise UserError(f"no memory stores under {where}")
+    return [Target(s) for s in found]
 
-    `--repo-root` or config `repo_root` first; then the repository that holds the store;
-    then the current project's repository when the store is that project's store.
-    """
-    explicit = override or config.path("repo_root")
-    if explicit is not None:
-        return explicit.resolve()
-    holder = discovery.repo_root(store)
-    if holder is not None:
-        return holder
-    here = discovery.repo_root(cwd.resolve())
-    if here is not None and store.parent.name.startswith(discovery.project_slug(here)[:200]):
-        return here
-    return None
+
+def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
+    """The repository whose files a store's memories talk about (see `repositories`)."""
+    return locate_repository(store, config, override, cwd).root
 
 
 def lint(
@@ -96,19 +100,25 @@ def lint(
     repo_root: Path | None = None,
     cwd: Path | None = None,
 ) -> LintResult:
+    """Lint each target store with the selected rules; reference rules need a repository."""
     cwd = cwd or Path.cwd()
     result = LintResult()
+    skipped: list[tuple[Path, RepoChoice]] = []
     for target in targets:
         store = read_store(target.store)
-        root = repo_root_for(store.root, config, repo_root, cwd)
-        ctx = Context(store=store, config=config, today=today, repo_root=root)
+        choice = locate_repository(store.root, config, repo_root, cwd)
+        chosen = selected
+        if choice.root is None:
+            chosen = [r for r in selected if r.check not in REPOSITORY_CHECKS]
+            if len(chosen) < len(selected) and choice.reason != "none":
+                skipped.append((store.root, choice))
+        ctx = Context(store=store, config=config, today=today, repo_root=choice.root)
         only = None
         if target.only is not None:
             only = set(target.only)
-            if any(p.name == INDEX_NAME for p in only):
-                only.add(store.root / INDEX_NAME)
-        result.diagnostics.extend(run_checks(ctx, selected, rules, only))
+        result.diagnostics.extend(run_checks(ctx, chosen, rules, only))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
         result.stores.append(store.root)
         result.memories += len(store.memories)
+    result.notes.extend(skip_notes(skipped))
     return result

@@ -23,10 +23,17 @@ def compile_pattern(source: str, ignore_case: bool = False) -> Any:
 def finditer(
     pattern: Any, text: str, pos: int = 0, timeout: float = TIMEOUT_SECONDS
 ) -> Iterator[Any]:
+    """Every match, found within the timeout before the first is handed out.
+
+    `regex` counts a finditer's timeout over the whole iteration, including the time
+    the consumer spends between matches (a first dateparser import takes longer than
+    the timeout), so the matches are collected first.
+    """
     try:
-        yield from pattern.finditer(text, pos, timeout=timeout)
+        matches = list(pattern.finditer(text, pos, timeout=timeout))
     except TimeoutError:
         raise PatternTimeout(pattern.pattern) from None
+    yield from matches
 
 
 def search(pattern: Any, text: str, timeout: float = TIMEOUT_SECONDS) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -14,6 +15,8 @@ from typing import Any
 import pytest
 
 from curator import clock
+
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 FM = "---\nname: {name}\ndescription: {description}\ntype: {type}\n---\n"
 
@@ -66,6 +69,30 @@ def git(cwd: Path, *args: str) -> str:
         ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
     )
     return out.stdout
+
+
+def snapshot_checkout(dest: Path) -> str:
+    """This checkout's working tree (committed or not) as a one-commit repository.
+
+    pre-commit installs a hook repository at a commit, so the files under test must be
+    committed somewhere; a snapshot keeps the real checkout untouched.
+    """
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=CHECKOUT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for rel in filter(None, listed.split("\0")):
+        source = CHECKOUT / rel
+        if source.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / rel)
+    git(dest, "init", "-q", "-b", "main")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", "snapshot")
+    return git(dest, "rev-parse", "HEAD").strip()
 
 
 @pytest.fixture

@@ -145,6 +145,7 @@ def lint(
         color=use_color(color, output_file is not None),
         rules={r.code: r for r in selected},
         memories=result.memories,
+        stores=tuple(result.stores),
     )
     text = (
         statistics(result.diagnostics)

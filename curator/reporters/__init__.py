@@ -32,6 +32,7 @@ class ReportContext:
     color: bool = False
     rules: dict[str, Rule] = field(default_factory=dict)
     memories: int = 0
+    stores: tuple[Path, ...] = ()  # every store linted, clean ones included
 
 
 class Reporter(Protocol):
@@ -52,3 +53,13 @@ def display_path(path: Path, cwd: Path) -> str:
         except ValueError:
             return str(path)
         return rel if not rel.startswith("../../..") else str(path)
+
+
+def by_store(
+    diagnostics: list[Diagnostic], stores: tuple[Path, ...]
+) -> list[tuple[Path | None, list[Diagnostic]]]:
+    """Diagnostics grouped per linted store, in the order the stores were linted."""
+    groups: dict[Path | None, list[Diagnostic]] = {s: [] for s in stores}
+    for d in diagnostics:
+        groups.setdefault(d.store if d.store in groups else None, []).append(d)
+    return list(groups.items())

@@ -37,8 +37,14 @@ def _uri(path: Path, cwd: Path) -> tuple[str, str | None]:
         return path.as_uri(), None
 
 
-def _result(d: Diagnostic, ctx: ReportContext, index: dict[str, int]) -> dict[str, Any]:
+def _result(
+    d: Diagnostic, ctx: ReportContext, index: dict[str, int], seen: dict[str, int]
+) -> dict[str, Any]:
     uri, base = _uri(d.path, ctx.cwd)
+    # The identity hash leaves out line numbers, so a finding keeps its fingerprint when
+    # lines shift; the occurrence count keeps two same-identity findings apart.
+    identity = sha256_text(uri + fingerprint(d, ctx.rules.get(d.code)))
+    seen[identity] = seen.get(identity, 0) + 1
     artifact: dict[str, Any] = {"uri": uri}
     if base:
         artifact["uriBaseId"] = base
@@ -59,9 +65,7 @@ def _result(d: Diagnostic, ctx: ReportContext, index: dict[str, int]) -> dict[st
                 }
             }
         ],
-        "partialFingerprints": {
-            "curatorFinding/v1": sha256_text(uri + fingerprint(d, ctx.rules.get(d.code)))
-        },
+        "partialFingerprints": {"curatorFinding/v1": f"{identity}:{seen[identity]}"},
     }
     if d.code in index:
         result["ruleIndex"] = index[d.code]
@@ -71,6 +75,7 @@ def _result(d: Diagnostic, ctx: ReportContext, index: dict[str, int]) -> dict[st
 def render(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     rules = sorted(ctx.rules.values(), key=lambda r: r.code)
     index = {rule.code: i for i, rule in enumerate(rules)}
+    seen: dict[str, int] = {}
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -82,7 +87,7 @@ def render(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
         },
         "columnKind": "unicodeCodePoints",
         "originalUriBaseIds": {"SRCROOT": {"uri": ctx.cwd.as_uri() + "/"}},
-        "results": [_result(d, ctx, index) for d in diagnostics],
+        "results": [_result(d, ctx, index, seen) for d in diagnostics],
     }
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

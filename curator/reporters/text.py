@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.models import Diagnostic, Severity
-from curator.reporters import ReportContext, display_path
+from curator.reporters import ReportContext, by_store, display_path
 
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 
@@ -49,21 +49,44 @@ def _snippet(d: Diagnostic, ctx: ReportContext) -> list[str]:
     ]
 
 
+def _noun(n: int) -> str:
+    return f"{n} finding" if n == 1 else f"{n} findings"
+
+
 def summary(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
+    stores = len(ctx.stores)
+    where = f" in {stores} stores" if stores > 1 else ""
     if not diagnostics:
-        return "All checks passed!"
-    noun = "finding" if len(diagnostics) == 1 else "findings"
+        return f"All checks passed{where}!"
     by = {s: sum(1 for d in diagnostics if d.severity == s) for s in Severity}
     parts = ", ".join(f"{n} {s}" for s, n in sorted(by.items(), reverse=True) if n)
-    return f"Found {len(diagnostics)} {noun} ({parts})."
+    return f"Found {_noun(len(diagnostics))} ({parts}){where}."
 
 
-def render(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
+def _lines(diagnostics: list[Diagnostic], ctx: ReportContext) -> list[str]:
     out: list[str] = []
     for d in diagnostics:
         out.append(_header(d, ctx))
         if ctx.format == "full":
             out.extend(_snippet(d, ctx))
             out.append("")
+    return out
+
+
+def render(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
+    """Diagnostics, then a summary; with several stores, a header line before each one's."""
+    out: list[str] = []
+    if len(ctx.stores) > 1:
+        for store, group in by_store(diagnostics, ctx.stores):
+            if store is not None:
+                status = _noun(len(group)) if group else "clean"
+                out.append(
+                    _paint(f"== {display_path(store, ctx.cwd)}: {status} ==", "1", ctx.color)
+                )
+            out.extend(_lines(group, ctx))
+            if ctx.format == "concise" or not group:
+                out.append("")
+    else:
+        out.extend(_lines(diagnostics, ctx))
     out.append(summary(diagnostics, ctx))
     return "\n".join(out) + "\n"
