@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator.discovery import SLUG_MAX, project_slug
-from curator.jsonl import lines_forward
+from curator.jsonl import Shapes, lines_containing
 
 FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit"})
 PATH_KEYS = ("file_path", "notebook_path")
@@ -94,35 +94,27 @@ def in_project(
 def scan_transcript(path: Path) -> TranscriptUses:
     """Stream one transcript; keep each `.md` file a file tool touched with its latest timestamp.
 
-    Only lines that mention a tool use and a path are parsed; the others get a cheap
-    shape check so a torn or garbage line is still counted as malformed.
+    Only lines holding a `tool_use` are split out and parsed; every other line just gets
+    its shape counted, so a torn or garbage line is still reported as malformed.
     """
     result = TranscriptUses()
+    shapes = Shapes()
     with path.open("rb") as fh:
-        for line in lines_forward(fh):
-            if line is None:
-                result.malformed += 1
-                continue
-            stripped = line.strip()
-            if not stripped:
-                continue
-            wanted = _TOOL_USE in stripped and any(m in stripped for m in _PATH_MARKERS)
-            if not wanted and (result.cwd is not None or b'"cwd"' not in stripped):
-                if stripped[:1] != b"{" or stripped[-1:] != b"}":
-                    result.malformed += 1
+        for line in lines_containing(fh, _TOOL_USE, shapes):
+            if not any(marker in line for marker in _PATH_MARKERS):
                 continue
             try:
-                entry = json.loads(stripped)
+                entry = json.loads(line)
             except ValueError:
-                result.malformed += 1
-                continue
+                entry = None
             if not isinstance(entry, dict):
-                result.malformed += 1
+                well_shaped = line.strip()[:1] == b"{" and line.strip()[-1:] == b"}"
+                result.malformed += well_shaped  # a badly shaped line is already counted
                 continue
             if result.cwd is None and isinstance(entry.get("cwd"), str):
                 result.cwd = entry["cwd"]
-            if wanted:
-                _collect(entry, result.uses)
+            _collect(entry, result.uses)
+    result.malformed += shapes.malformed
     return result
 
 

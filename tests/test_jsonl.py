@@ -1,4 +1,4 @@
-"""Streaming JSONL: bounded lines forward, complete lines backward, across chunk edges."""
+"""Streaming JSONL: matching lines forward, complete lines backward, across chunk edges."""
 
 from __future__ import annotations
 
@@ -6,22 +6,33 @@ import io
 
 import pytest
 
-from curator.jsonl import lines_backward, lines_forward
+from curator.jsonl import Shapes, lines_backward, lines_containing
 
 
-def forward(data: bytes, max_line: int = 50) -> list[bytes | None]:
-    return list(lines_forward(io.BytesIO(data), max_line=max_line))
+def containing(data: bytes, max_line: int = 50) -> tuple[list[bytes], Shapes]:
+    shapes = Shapes()
+    found = list(lines_containing(io.BytesIO(data), b"use", shapes, max_line=max_line))
+    return found, shapes
 
 
-def test_forward_yields_lines_and_marks_oversized_ones(monkeypatch):
-    monkeypatch.setattr("curator.jsonl.CHUNK", 7)  # lines straddle chunk edges
-    data = b'{"a": 1}\n' + b"x" * 120 + b'\n{"b": 2}\n\n{"c": 3}'
-    assert forward(data) == [b'{"a": 1}', None, b'{"b": 2}', b"", b'{"c": 3}']
+@pytest.mark.parametrize("chunk", [5, 7, 16, 1024])
+def test_lines_containing_yields_matches_and_counts_shapes(monkeypatch, chunk):
+    monkeypatch.setattr("curator.jsonl.CHUNK", chunk)  # lines straddle chunk edges
+    data = (
+        b'{"z": 0}\n{"a": "use 1"}\n'
+        + b"x" * 120  # longer than max_line: malformed, never buffered
+        + b'\n{"b": 2}\n\n{"torn": "use\n{"c": "use 3"}'
+    )
+    found, shapes = containing(data)
+    assert found == [b'{"a": "use 1"}', b'{"torn": "use', b'{"c": "use 3"}']
+    assert (shapes.lines, shapes.malformed) == (6, 2)
 
 
-def test_forward_oversized_last_line_without_newline(monkeypatch):
+def test_lines_containing_oversized_last_line(monkeypatch):
     monkeypatch.setattr("curator.jsonl.CHUNK", 16)
-    assert forward(b"ok\n" + b"y" * 200) == [b"ok", None]
+    found, shapes = containing(b'{"ok": 1}\n' + b"y" * 200)
+    assert found == []
+    assert (shapes.lines, shapes.malformed) == (2, 1)
 
 
 @pytest.mark.parametrize("chunk", [3, 8, 64 * 1024])
