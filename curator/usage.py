@@ -35,6 +35,7 @@ class UsageQuery:
     since: date
     cache: Path | None
     transcripts: bool = True
+    read_budget: int = 0  # bytes of uncached transcripts to read this run; 0: no limit
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Usage:
     read: int = 0  # parsed this run
     cached: int = 0  # taken from the cache
     old: int = 0  # skipped: last written before the window
+    pending: int = 0  # not read this run: the read budget was spent (newest are read first)
 
 
 class MemoryMatcher:
@@ -107,33 +109,41 @@ def _from_transcripts(query: UsageQuery, matcher: MemoryMatcher, usage: Usage) -
     # A day of slack: an mtime is local time, timestamps are UTC.
     oldest = datetime.combine(query.since, datetime.min.time(), timezone.utc) - timedelta(days=1)
     checkouts = list(query.checkouts)
-    for projects in query.projects:
-        for folder in project_folders(projects, checkouts, query.store_slug):
-            for entry in transcript_files(folder):
-                usage.transcripts += 1
-                stat = entry.stat()
-                if stat.st_mtime < oldest.timestamp():
-                    usage.old += 1
-                    continue
-                path = Path(entry.path)
-                found = cache.get(path, stat.st_size, stat.st_mtime_ns)
-                if found is None:
-                    try:
-                        found = scan_transcript(path)
-                    except OSError:
-                        continue
-                    cache.put(path, stat.st_size, stat.st_mtime_ns, found)
-                    usage.read += 1
-                else:
-                    usage.cached += 1
-                if not in_project(found, folder, checkouts, query.store_slug):
-                    continue
-                usage.malformed += found.malformed
-                fallback = datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat()
-                for name, stamp in found.uses.items():
-                    stamp = stamp or fallback
-                    if stamp[:10] >= first:
-                        _note(usage, stamp, matcher.match(name, found.cwd))
+    files = [
+        (entry.stat(), Path(entry.path), folder)
+        for projects in query.projects
+        for folder in project_folders(projects, checkouts, query.store_slug)
+        for entry in transcript_files(folder)
+    ]
+    usage.transcripts = len(files)
+    spent = 0
+    # Newest first: when the read budget runs out, the cache fills from the recent end.
+    for stat, path, folder in sorted(files, key=lambda f: -f[0].st_mtime):
+        if stat.st_mtime < oldest.timestamp():
+            usage.old += 1
+            continue
+        found = cache.get(path, stat.st_size, stat.st_mtime_ns)
+        if found is None:
+            if query.read_budget and spent >= query.read_budget:
+                usage.pending += 1
+                continue
+            try:
+                found = scan_transcript(path)
+            except OSError:
+                continue
+            cache.put(path, stat.st_size, stat.st_mtime_ns, found)
+            spent += stat.st_size
+            usage.read += 1
+        else:
+            usage.cached += 1
+        if not in_project(found, folder, checkouts, query.store_slug):
+            continue
+        usage.malformed += found.malformed
+        fallback = datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat()
+        for name, stamp in found.uses.items():
+            stamp = stamp or fallback
+            if stamp[:10] >= first:
+                _note(usage, stamp, matcher.match(name, found.cwd))
     cache.save()
     if usage.transcripts:
         usage.sources.append("transcripts")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -195,7 +196,8 @@ def test_no_source_says_so_once(project, tmp_path, run_curator):
     assert reported(result) == {"CUR300": ["MEMORY.md"]}
     (only,) = result.json()
     assert "onlooker-events.jsonl" in only["message"]
-    assert "no Claude Code transcripts for this project" in only["message"]
+    assert "no transcripts of this project under" in only["message"]
+    assert "unused memories (CUR301) are not reported" in only["message"]
 
 
 def test_event_log_path_from_environment(project, tmp_path, run_curator):
@@ -248,3 +250,29 @@ def test_transcripts_last_written_before_the_window_are_not_opened(project, tmp_
     result = lint(run_curator, repo, tmp_path)
     assert "read_main.md" in reported(result)["CUR301"]
     assert "CUR300" not in reported(result)
+
+
+def test_read_budget_holds_the_rule_back_until_the_cache_catches_up(project, tmp_path, run_curator):
+    repo, _, projects, store = project
+    folder = projects / project_slug(repo)
+    newer = write_transcript(
+        folder, [tool_use_line(str(repo), RECENT, "Read", str(store / "read_main.md"))]
+    )
+    older = write_transcript(
+        folder, [tool_use_line(str(repo), RECENT, "Read", str(store / "never.md"))]
+    )
+    now = time.time()
+    os.utime(newer, (now - 60, now - 60))
+    os.utime(older, (now - 120, now - 120))
+    config = tmp_path / "budget.yaml"
+    config.write_text("rules: {CUR301: {params: {read_budget_mb: 0.0001}}}\n", encoding="utf-8")
+
+    first = lint(run_curator, repo, tmp_path, "--config", str(config))
+    assert reported(first) == {}
+    assert "1 transcript(s) not read yet (read_budget_mb)" in first.stderr
+
+    second = lint(run_curator, repo, tmp_path, "--config", str(config))
+    assert "not read yet" not in second.stderr
+    unused = reported(second)["CUR301"]
+    assert "read_main.md" not in unused and "never.md" not in unused
+    assert "read_long_ago.md" in unused

@@ -33,6 +33,7 @@ PARAMS: dict[str, Any] = {
     "projects_dir": "",
     "transcripts": True,
     "cache": True,
+    "read_budget_mb": 0,  # uncached transcript MiB read per run; 0: no limit
 }
 
 
@@ -74,6 +75,7 @@ def build_query(rule: Rule, ctx: Context, window: int) -> UsageQuery:
         since=ctx.today - timedelta(days=window),
         cache=onlooker.cache_dir(ctx.config) / CACHE_NAME if params["cache"] else None,
         transcripts=bool(params["transcripts"]),
+        read_budget=int(params["read_budget_mb"] * 1024 * 1024),
     )
 
 
@@ -91,6 +93,13 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         return
     if not usage.sources:
         return
+    if usage.pending:
+        # Judging on part of the sessions would call used memories unused: wait.
+        ctx.notes.append(
+            f"usage: {usage.pending} transcript(s) not read yet (read_budget_mb); "
+            f"{rule.code} is held back until later runs have cached them"
+        )
+        return
     for memory in ctx.memories(rule):
         age = (ctx.today - memory.write_date).days
         if age <= window or memory.rel in usage.last_use:
@@ -107,8 +116,8 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
 def _undetectable(store: Store, query: UsageQuery, window: int) -> Hit:
     types = " or ".join(sorted(query.event_types)) or "memory"
     where = ", ".join(str(p) for p in query.projects)
-    reason = f"no {types} events in {query.events_log} within the window"
+    reason = f"no {types} events in the window in {query.events_log}"
     if query.transcripts:
-        reason += f", and no Claude Code transcripts for this project under {where}"
+        reason += f"; no transcripts of this project under {where}"
     detail = {"reason": reason, "window_days": window}
     return Hit(store.root / INDEX_NAME, 1, detail=detail, memory_files=(INDEX_NAME,))
