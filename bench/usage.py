@@ -106,8 +106,8 @@ def lint(repo: Path, env: dict[str, str]) -> tuple[float, float, list[dict[str, 
     return wall, cpu, json.loads(out.stdout)
 
 
-def check_alone(repo: Path, store: Path, cache: Path) -> tuple[float, float]:
-    """Seconds the CUR301 check itself takes in-process: empty cache, then warm cache."""
+def check_alone(repo: Path, store: Path, cache: Path) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of the CUR301 check itself in-process: empty cache, then warm."""
     from curator import usage
     from curator.checks.usage import check
     from curator.config import Config
@@ -122,10 +122,10 @@ def check_alone(repo: Path, store: Path, cache: Path) -> tuple[float, float]:
     cache.unlink(missing_ok=True)
     for _ in range(2):
         usage._MEMO.clear()  # the per-process memo would hide the second run
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         list(check(rule, ctx))
-        times.append(time.perf_counter() - start)
-    return times[0], times[1]
+        times.append((time.perf_counter() - start, time.process_time() - cpu))
+    return times
 
 
 def main() -> None:
@@ -164,7 +164,7 @@ def main() -> None:
         assert found == again, "the cached run must report the same diagnostics"
         os.environ.update({k: env[k] for k in ("CLAUDE_CONFIG_DIR", "ONLOOKER_DIR")})
         cache = base / "onlooker" / "curator" / "cache" / "usage-transcripts.json"
-        alone_cold, alone_warm = check_alone(repo, store, cache)
+        (alone_cold, alone_cold_cpu), (alone_warm, alone_warm_cpu) = check_alone(repo, store, cache)
         unused = sum(1 for d in found if d["code"] == "CUR301")
         results = {
             "transcripts": args.count,
@@ -175,8 +175,10 @@ def main() -> None:
             "lint_cached_s": round(warm, 3),
             "lint_cached_cpu_s": round(warm_cpu, 3),
             "check_cold_s": round(alone_cold, 3),
-            "check_cold_mib_per_s": round(mib / alone_cold, 1),
+            "check_cold_cpu_s": round(alone_cold_cpu, 3),
+            "check_cold_mib_per_cpu_s": round(mib / alone_cold_cpu, 1),
             "check_cached_s": round(alone_warm, 4),
+            "check_cached_cpu_s": round(alone_warm_cpu, 4),
             "peak_rss_mib": round(peak_kib / 1024, 1),
             "memories": MEMORIES,
             "unused_reported": unused,
@@ -187,8 +189,10 @@ def main() -> None:
             f"curator lint --select CUR3, empty cache: {cold:.2f} s wall, {cold_cpu:.2f} s CPU, "
             f"peak RSS {peak_kib / 1024:.0f} MiB\n"
             f"curator lint --select CUR3, cached:      {warm:.2f} s wall, {warm_cpu:.2f} s CPU\n"
-            f"the check alone, in-process: {alone_cold:.2f} s empty cache "
-            f"({mib / alone_cold:,.0f} MiB/s), {alone_warm * 1000:.1f} ms cached"
+            f"the check alone, empty cache: {alone_cold:.2f} s wall, {alone_cold_cpu:.2f} s CPU "
+            f"({mib / alone_cold_cpu:,.0f} MiB per CPU second)\n"
+            f"the check alone, cached:      {alone_warm * 1000:.1f} ms wall, "
+            f"{alone_warm_cpu * 1000:.1f} ms CPU"
         )
         print(json.dumps(results))
     finally:

@@ -67,9 +67,13 @@ class TranscriptCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".usage-", dir=self.path.parent)
+        except OSError:
+            return
+        try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump({"version": VERSION, "transcripts": live}, fh)
             os.replace(tmp, self.path)
         except OSError:
+            Path(tmp).unlink(missing_ok=True)
             return
         self.dirty = False

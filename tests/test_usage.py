@@ -276,3 +276,19 @@ def test_read_budget_holds_the_rule_back_until_the_cache_catches_up(project, tmp
     unused = reported(second)["CUR301"]
     assert "read_main.md" not in unused and "never.md" not in unused
     assert "read_long_ago.md" in unused
+
+
+def test_a_corrupt_cache_and_a_binary_transcript_are_survived(project, tmp_path, run_curator):
+    repo, _, projects, store = project
+    folder = projects / project_slug(repo)
+    write_transcript(folder, [tool_use_line(str(repo), RECENT, "Read", str(store / "never.md"))])
+    (folder / "garbage.jsonl").write_bytes(b"\x00\xff\xfe binary\n\x89PNG\r\n")
+    cache = tmp_path / "onlooker" / "curator" / "cache" / "usage-transcripts.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text("{not json", encoding="utf-8")
+
+    result = lint(run_curator, repo, tmp_path)
+
+    assert "never.md" not in reported(result)["CUR301"]
+    assert "2 malformed transcript or event-log line(s) skipped" in result.stderr
+    assert json.loads(cache.read_text(encoding="utf-8"))["version"] == 1
