@@ -56,6 +56,7 @@ class MemoryMatcher:
     def __init__(self, store: Store, store_slug: str | None) -> None:
         self.by_path = {str(m.path): m.rel for m in store.memories}
         self.rels = {m.rel for m in store.memories}
+        self.basenames = {m.path.name for m in store.memories}
         self.root = store.root
         self.store_slug = store_slug
 
@@ -68,6 +69,8 @@ class MemoryMatcher:
         path = os.path.normpath(path)
         if path in self.by_path:
             return self.by_path[path]
+        if os.path.basename(path) not in self.basenames:
+            return None  # most touched files are not memories: spare them the stat calls
         # The same store reached through another config root (moved home, other mount).
         tail = _STORE_TAIL.search(path)
         if tail and tail.group(1) == self.store_slug and tail.group(2) in self.rels:

@@ -292,3 +292,16 @@ def test_a_corrupt_cache_and_a_binary_transcript_are_survived(project, tmp_path,
     assert "never.md" not in reported(result)["CUR301"]
     assert "2 malformed transcript or event-log line(s) skipped" in result.stderr
     assert json.loads(cache.read_text(encoding="utf-8"))["version"] == 1
+
+
+def test_a_read_through_a_symlink_counts(project, tmp_path, run_curator):
+    repo, _, projects, store = project
+    link = tmp_path / "notes"  # e.g. a repository folder linked to the store
+    link.symlink_to(store)
+    via_link = link / "read_main.md"
+    write_transcript(
+        projects / project_slug(repo), [tool_use_line(str(repo), RECENT, "Read", str(via_link))]
+    )
+    result = lint(run_curator, repo, tmp_path)
+    assert "read_main.md" not in reported(result)["CUR301"]
+    assert "never.md" in reported(result)["CUR301"]
