@@ -58,7 +58,7 @@ def build_query(rule: Rule, ctx: Context, window: int) -> UsageQuery:
     if params["projects_dir"]:
         projects: tuple[Path, ...] = (_param_path(params["projects_dir"], store),)
     else:
-        found = [discovery.claude_config_dir() / "projects"]
+        found = [(discovery.claude_config_dir() / "projects").resolve()]
         if slug is not None and store.root.parent.parent not in found:
             found.append(store.root.parent.parent)
         projects = tuple(found)
@@ -80,7 +80,7 @@ def build_query(rule: Rule, ctx: Context, window: int) -> UsageQuery:
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
-    window = int(rule.params["window_days"] or ctx.config.get("usage.window_days"))
+    window = max(1, int(rule.params["window_days"] or ctx.config.get("usage.window_days")))
     query = build_query(rule, ctx, window)
     usage = measure_usage(ctx.store, query)
     if usage.malformed:
@@ -88,7 +88,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         if note not in ctx.notes:
             ctx.notes.append(note)
     if rule.params["mode"] == "undetectable":
-        if not usage.sources:
+        if not usage.sources and ctx.store.memories:
             yield _undetectable(ctx.store, query, window)
         return
     if not usage.sources:
