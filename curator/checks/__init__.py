@@ -30,6 +30,7 @@ CHECKS: dict[str, str] = {
     "dates": "curator.checks.dates",
     "pattern": "curator.checks.pattern",
     "metric": "curator.checks.metric",
+    "usage": "curator.checks.usage",
     "engine": "curator.checks.engine",
 }
 
