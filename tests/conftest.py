@@ -129,7 +129,9 @@ def run_curator(tmp_path: Path) -> Callable[..., Run]:
         env: dict[str, str] | None = None,
         input: str | None = None,
     ) -> Run:
-        base = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
+        drop = ("GITHUB_ACTIONS", "NO_COLOR", "ONLOOKER_EVENTS_LOG", "CURATOR_NESTED")
+        base = {k: v for k, v in os.environ.items() if k not in drop}
+        base["ONLOOKER_DIR"] = str(tmp_path / "onlooker")
         base.setdefault("HOME", str(tmp_path / "home"))
         base["CLAUDE_CONFIG_DIR"] = base.get("CLAUDE_CONFIG_DIR_TEST", str(tmp_path / "claude"))
         base["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
@@ -148,6 +150,18 @@ def run_curator(tmp_path: Path) -> Callable[..., Run]:
 
 
 @pytest.fixture(autouse=True)
-def _reset_clock() -> Any:
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """No test reads or writes the real ~/.claude, ~/.onlooker or ~/.config."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setenv("ONLOOKER_DIR", str(tmp_path / "onlooker"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    for name in (
+        "ONLOOKER_EVENTS_LOG",
+        "CURATOR_NESTED",
+        "GITHUB_ACTIONS",
+        "NO_COLOR",
+        "CURATOR_TODAY",
+    ):
+        monkeypatch.delenv(name, raising=False)
     yield
     clock.set_today(None)

@@ -88,8 +88,17 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         if note not in ctx.notes:
             ctx.notes.append(note)
     if rule.params["mode"] == "undetectable":
-        if not usage.sources and ctx.store.memories:
-            yield _undetectable(ctx.store, query, window)
+        if usage.sources or not ctx.store.memories:
+            return
+        if not _claude_code_here(query):
+            # A CI runner or a fresh machine: nothing could ever be measured here, so a
+            # finding per run would be noise. Say it once on stderr instead.
+            note = ("usage: no Claude Code transcripts folder and no onlooker event log on "
+                    "this machine; unused-memory rules skipped")
+            if note not in ctx.notes:
+                ctx.notes.append(note)
+            return
+        yield _undetectable(ctx.store, query, window)
         return
     if not usage.sources:
         return
@@ -111,6 +120,17 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             "sources": " and ".join(usage.sources),
         }
         yield Hit(memory.path, 1, detail=detail)
+
+
+def _claude_code_here(query: UsageQuery) -> bool:
+    """Whether this machine keeps an event log or Claude Code transcripts at all.
+
+    Only the machine's own projects folder counts (the first of `query.projects`): a
+    dotfiles checkout's `claude/projects/` in CI says nothing about sessions run here.
+    """
+    if query.events_log.exists():
+        return True
+    return query.transcripts and query.projects[0].is_dir()
 
 
 def _undetectable(store: Store, query: UsageQuery, window: int) -> Hit:
