@@ -1,0 +1,156 @@
+"""A repository's files, listed and searched once per run.
+
+In a git work tree the files are the tracked ones (`git ls-files`, so .gitignore is
+honoured, submodules included); in a plain folder they are found by walking it, with
+the usual build and dependency folders left out. Symbol search takes every word of a
+scan in one pass: one `git grep -F -w -f` over the tracked files, or one Python read of
+each file; never one process per word.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+
+# Folders a plain-folder walk never enters: dependencies, build outputs, VCS metadata.
+WALK_SKIP = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        "dist",
+        "build",
+        "target",
+        ".next",
+    }
+)
+MAX_FILE_BYTES = 2 * 1024 * 1024
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_GIT_TIMEOUT = 60
+
+
+def is_git_worktree(root: Path) -> bool:
+    """True when `root` is the top of a git work tree (main checkout, worktree, submodule)."""
+    return (root / ".git").exists()
+
+
+@lru_cache(maxsize=8)
+def tracked_files(root: Path) -> tuple[str, ...]:
+    """Repository-relative posix paths of the files curator may look at."""
+    if is_git_worktree(root):
+        listed = _git_ls_files(root)
+        if listed is not None:
+            return listed
+    return tuple(_walk(root))
+
+
+@lru_cache(maxsize=8)
+def basenames(root: Path) -> frozenset[str]:
+    """The file names (last path segment) present anywhere in the repository."""
+    return frozenset(p.rsplit("/", 1)[-1] for p in tracked_files(root))
+
+
+def _git_ls_files(root: Path) -> tuple[str, ...] | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--recurse-submodules"],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return tuple(p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p)
+
+
+def _walk(root: Path) -> Iterator[str]:
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in WALK_SKIP)
+        rel = Path(folder).relative_to(root).as_posix()
+        prefix = "" if rel == "." else rel + "/"
+        for name in sorted(files):
+            yield prefix + name
+
+
+def find_words(root: Path, words: Iterable[str]) -> set[str]:
+    """The subset of `words` (identifiers) that occur as whole words in the repository."""
+    wanted = {w for w in words if w}
+    if not wanted:
+        return set()
+    if is_git_worktree(root):
+        found = _git_grep(root, wanted)
+        if found is not None:
+            return found
+    return _scan_files(root, wanted, tracked_files(root))
+
+
+def _git_grep(root: Path, wanted: set[str]) -> set[str] | None:
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as fh:
+        fh.write("\n".join(sorted(wanted)) + "\n")
+        pattern_file = fh.name
+    try:
+        out = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(root),
+                "grep",
+                "--no-color",
+                "--recurse-submodules",
+                "-I",
+                "-F",
+                "-w",
+                "-o",
+                "-h",
+                "-f",
+                pattern_file,
+            ],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    finally:
+        os.unlink(pattern_file)
+    if out.returncode not in (0, 1):  # 1: nothing matched
+        return None
+    seen = {line.decode("utf-8", "replace").strip() for line in out.stdout.splitlines()}
+    return wanted & seen
+
+
+def _scan_files(root: Path, wanted: set[str], files: Iterable[str]) -> set[str]:
+    pending = {w.encode() for w in wanted}
+    found: set[bytes] = set()
+    for rel in files:
+        path = root / rel
+        try:
+            if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if b"\0" in data[:8192]:
+            continue  # binary
+        hits = pending.intersection(_WORD.findall(data))
+        if hits:
+            found |= hits
+            pending -= hits
+            if not pending:
+                break
+    return {w.decode() for w in found}
