@@ -63,6 +63,37 @@ def basenames(root: Path) -> frozenset[str]:
     return frozenset(p.rsplit("/", 1)[-1] for p in tracked_files(root))
 
 
+@lru_cache(maxsize=8)
+def stems(root: Path) -> frozenset[str]:
+    """File names without their last extension: `AndroidManifest` for AndroidManifest.xml."""
+    return frozenset(n.rsplit(".", 1)[0] for n in basenames(root) if "." in n.strip("."))
+
+
+@lru_cache(maxsize=8)
+def _suffixes(root: Path) -> frozenset[str]:
+    """Every trailing part of every file path, folders (with a trailing /) and extensionless
+    stems included: `a/b/c.py` gives `b/c.py`, `c.py`, `b/c`, `b/`, `a/b/`..."""
+    found: set[str] = set()
+    for path in tracked_files(root):
+        parts = path.split("/")
+        stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1].strip(".") else None
+        for i in range(len(parts)):
+            found.add("/".join(parts[i:]))
+            if stem:
+                found.add("/".join([*parts[i:-1], stem]))
+            if i < len(parts) - 1:
+                found.add("/".join(parts[i:-1]) + "/")
+    return frozenset(found)
+
+
+def has_suffix(root: Path, path: str) -> bool:
+    """True when some file or folder of the repository ends with `path` (leading ./ ignored)."""
+    while path.startswith("./"):
+        path = path[2:]
+    path = path.rstrip("/") + "/" if path.endswith("/") else path
+    return path in _suffixes(root)
+
+
 def _git_ls_files(root: Path) -> tuple[str, ...] | None:
     try:
         out = subprocess.run(
@@ -87,19 +118,27 @@ def _walk(root: Path) -> Iterator[str]:
             yield prefix + name
 
 
-def find_words(root: Path, words: Iterable[str]) -> set[str]:
-    """The subset of `words` (identifiers) that occur as whole words in the repository."""
+def find_words(root: Path, words: Iterable[str], exclude: str | None = None) -> set[str]:
+    """The subset of `words` (identifiers) that occur as whole words in the repository.
+
+    `exclude` is a repository-relative folder left out of the search: the memory store,
+    when it lives in the repository, must not vouch for its own words.
+    """
     wanted = {w for w in words if w}
     if not wanted:
         return set()
     if is_git_worktree(root):
-        found = _git_grep(root, wanted)
+        found = _git_grep(root, wanted, exclude)
         if found is not None:
             return found
-    return _scan_files(root, wanted, tracked_files(root))
+    files = tracked_files(root)
+    if exclude:
+        prefix = exclude.rstrip("/") + "/"
+        files = tuple(f for f in files if not f.startswith(prefix))
+    return _scan_files(root, wanted, files)
 
 
-def _git_grep(root: Path, wanted: set[str]) -> set[str] | None:
+def _git_grep(root: Path, wanted: set[str], exclude: str | None) -> set[str] | None:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as fh:
         fh.write("\n".join(sorted(wanted)) + "\n")
         pattern_file = fh.name
@@ -119,6 +158,9 @@ def _git_grep(root: Path, wanted: set[str]) -> set[str] | None:
                 "-h",
                 "-f",
                 pattern_file,
+                "--",
+                ".",
+                *([f":(exclude){exclude}"] if exclude else []),
             ],
             capture_output=True,
             timeout=_GIT_TIMEOUT,

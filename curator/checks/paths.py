@@ -43,9 +43,10 @@ NO_REPO_NOTE = (
     "path and symbol rules (CUR201, CUR202) skipped: no repository root found for the "
     "store; pass --repo-root or set repo_root in .curator.yaml"
 )
-_LEAD = "\"'([*_"
-_TRAIL = "\"'),;:!?*_]."
-_LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)*|#L\d+(?:-L?\d+)?|[#?].*)$")
+_LEAD = "\"'([*"
+_TRAIL = "\"'),;:!?*]."
+# `file.py:12`, `file.py:12-30`, `file.py:func()`, `doc.md#anchor`, `page.html?x=1`
+_LINE_SUFFIX = re.compile(r"(?::[^/]*|[#?].*)$")
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,11 @@ def _candidates(rule: Rule, memory: Memory) -> Iterator[Candidate]:
     found: list[Candidate] = []
     if params["in_code"]:
         for ref in scan.code:
-            for token in references.tokens(ref):
-                found.extend(_clean(token.text, token.start, link=False, params=params))
+            words = references.tokens(ref)
+            for token in words:
+                cleaned = _clean(token.text, token.start, link=False, params=params)
+                # In a command (`adb pull x > file.png`) only a slash path is a claim.
+                found.extend(c for c in cleaned if len(words) == 1 or "/" in c.text)
     if params["in_links"]:
         for ref in scan.links:
             found.extend(_clean(ref.text, ref.start, link=True, params=params))
@@ -137,6 +141,8 @@ def _clean(raw: str, start: int, link: bool, params: dict[str, Any]) -> list[Can
     has_extension = _has_extension(segments[-1], params["extensions"])
     if "/" not in text and not has_extension:
         return []
+    if not link and text.endswith("/") and len(segments) == 1 and text[0] not in "./~":
+        return []  # a lone `logs/` says too little about where it is
     # An extensionless `a/b` is checked only when its folder exists (see _Resolver).
     explicit = (
         link or has_extension or text.startswith(("./", "../", "~/", "/")) or text.endswith("/")
@@ -162,11 +168,10 @@ class _Resolver:
         self.repo = repo.resolve()
         self.store = store.resolve()
         self.home = Path.home().resolve() if params["check_home"] else None
-        self.extensions = params["extensions"]
 
     def _inside(self, path: Path) -> bool:
-        roots = [self.repo, self.store] + ([self.home] if self.home else [])
-        return any(path == r or path.is_relative_to(r) for r in roots)
+        """Inside the repository or the store (the home folder is only for `~/` paths)."""
+        return path.is_relative_to(self.repo) or path.is_relative_to(self.store)
 
     def status(self, candidate: Candidate, memory: Memory) -> str | None:
         """None when the path is live or not checkable, else 'missing' or 'outside'."""
@@ -195,6 +200,11 @@ class _Resolver:
             return None
         if "/" not in text.rstrip("/"):
             return None if text.rstrip("/") in repo_files.basenames(self.repo) else "missing"
+        if repo_files.has_suffix(self.repo, _without_parents(text)):
+            return None  # written relative to a subfolder: `core/overlay.ts` for app/core/...
+        shorter = _normal(self.repo / rest)
+        if "/" in rest and shorter.is_relative_to(self.repo) and os.path.lexists(shorter):
+            return None  # written from a parent checkout: `mobile-app/lib/x.dart`
         folder = _normal(self.repo / text).parent
         if not candidate.explicit and not (self._inside(folder) and folder.is_dir()):
             return None  # `application/json`, `feature/login`: not a path in this repo
@@ -209,12 +219,18 @@ class _Resolver:
             return False
         if (self.repo / parts[0]).is_dir():
             return False
-        last = parts[-1]
-        suffix = "." + last.rsplit(".", 1)[1] if "." in last.strip(".") else ""
-        members = [p if "." in p.strip(".") else p + suffix for p in parts[:-1]] + [last]
+        if all("." in p.strip(".") for p in parts):
+            return True  # `vehicles.ide/carcols.dat/handling.cfg`: every part is a file
         names = repo_files.basenames(self.repo)
+        stems = repo_files.stems(self.repo)
         # The last member alone existing elsewhere means a moved file, not a list.
-        return any(m in names or (self.repo / m).exists() for m in members[:-1])
+        return any(p in names or p in stems for p in parts[:-1])
+
+
+def _without_parents(text: str) -> str:
+    while text.startswith(("../", "./")):
+        text = text.split("/", 1)[1]
+    return text
 
 
 def _normal(path: Path) -> Path:

@@ -56,7 +56,9 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             words.update(s.word for s in symbols)
     if not words:
         return
-    present = repo_files.find_words(root.resolve(), words)
+    repo, store = root.resolve(), ctx.store.root.resolve()
+    inside = store.relative_to(repo).as_posix() if store.is_relative_to(repo) else None
+    present = repo_files.find_words(repo, words, exclude=inside if inside != "." else None)
     for memory, symbols in found_in:
         count = 0
         for symbol in symbols:
