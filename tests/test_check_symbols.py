@@ -135,8 +135,8 @@ def big_repo(git_repo, files: int, symbols: int) -> tuple[Path, list[str], list[
     return git_repo(contents), defined, missing
 
 
-def test_five_thousand_files_and_500_symbols_take_one_git_grep(
-    git_repo, make_store, tmp_path, run_curator
+def test_five_thousand_files_and_500_symbols_take_one_pass(
+    git_repo, make_store, tmp_path, run_curator, monkeypatch
 ):
     repo, defined, missing = big_repo(git_repo, 5000, 500)
     memories = {}
@@ -162,8 +162,25 @@ def test_five_thousand_files_and_500_symbols_take_one_git_grep(
     )
     assert sorted(f[3] for f in found(run, "CUR202")) == sorted(missing)
     calls = log.read_text().splitlines()
-    assert len([c for c in calls if " grep " in f" {c} "]) == 1
-    assert len(calls) <= 3, calls  # the grep, maybe an ls-files: never one per symbol
+    # One listing of the tracked files, no process per symbol.
+    assert len(calls) == 1 and "ls-files" in calls[0], calls
+
+    # In process: each tracked file is read at most once for all 500 symbols.
+    reads: list[Path] = []
+    real = Path.read_bytes
+
+    def counting(self):
+        reads.append(self)
+        return real(self)
+
+    rules = load_rules()
+    selected = [r for r in rules if r.code == "CUR202"]
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    result = lint([Target(store.resolve())], rules, selected, Config(), date(2026, 6, 1), repo)
+    monkeypatch.undo()
+    assert sorted(d.detail["symbol"] for d in result.diagnostics) == sorted(missing)
+    repo_reads = [p for p in reads if p.is_relative_to(repo)]
+    assert len(repo_reads) == len(set(repo_reads)) <= 5000
 
 
 def test_plain_folder_reads_each_file_at_most_once(tmp_path, make_store, monkeypatch):

@@ -132,7 +132,8 @@ def _clean(raw: str, start: int, link: bool, params: dict[str, Any]) -> list[Can
     text = _LINE_SUFFIX.sub("", text).rstrip(_TRAIL)
     if not text or not any(ch.isalnum() for ch in text):
         return []
-    if any(patterns.search(p, text) for p in _compiled(tuple(params["skip_patterns"]))):
+    skip = _skip_pattern(tuple(params["skip_patterns"]))
+    if skip is not None and patterns.search(skip, text):
         return []
     segments = [s for s in text.split("/") if s]
     skip_dirs = set(params["skip_dirs"])
@@ -153,60 +154,83 @@ def _clean(raw: str, start: int, link: bool, params: dict[str, Any]) -> list[Can
 def _has_extension(name: str, extensions: list[str]) -> bool:
     if "." not in name.strip("."):
         return False
-    return name.rsplit(".", 1)[1].lower() in {e.lower() for e in extensions}
+    return name.rsplit(".", 1)[1].lower() in _lowered(tuple(extensions))
 
 
 @lru_cache(maxsize=32)
-def _compiled(sources: tuple[str, ...]) -> tuple[Any, ...]:
-    return tuple(patterns.compile_pattern(s) for s in sources)
+def _lowered(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.lower() for w in words)
+
+
+@lru_cache(maxsize=32)
+def _skip_pattern(sources: tuple[str, ...]) -> Any:
+    """The rule's skip patterns as one alternation: one search per candidate."""
+    if not sources:
+        return None
+    return patterns.compile_pattern("|".join(f"(?:{s})" for s in sources))
 
 
 class _Resolver:
-    """Resolves candidates lexically and stats only what lands inside an allowed root."""
+    """Resolves candidates lexically and stats only what lands inside an allowed root.
+
+    Works on strings (os.path), not Path objects: a store has thousands of candidates.
+    """
 
     def __init__(self, repo: Path, store: Path, params: dict[str, Any]) -> None:
-        self.repo = repo.resolve()
-        self.store = store.resolve()
-        self.home = Path.home().resolve() if params["check_home"] else None
+        self.repo_path = repo.resolve()
+        self.repo = str(self.repo_path)
+        self.store = str(store.resolve())
+        self.home = str(Path.home().resolve()) if params["check_home"] else None
+        self.repo_name = self.repo_path.name
+        self._seen: dict[tuple[str, str], str | None] = {}
 
-    def _inside(self, path: Path) -> bool:
+    def _inside(self, path: str) -> bool:
         """Inside the repository or the store (the home folder is only for `~/` paths)."""
-        return path.is_relative_to(self.repo) or path.is_relative_to(self.store)
+        return _within(path, self.repo) or _within(path, self.store)
 
     def status(self, candidate: Candidate, memory: Memory) -> str | None:
         """None when the path is live or not checkable, else 'missing' or 'outside'."""
+        key = (
+            candidate.text if candidate.explicit else "\0" + candidate.text,
+            str(memory.path.parent),
+        )
+        if key not in self._seen:
+            self._seen[key] = self._status(candidate, key[1])
+        return self._seen[key]
+
+    def _status(self, candidate: Candidate, folder: str) -> str | None:
         text = candidate.text
+        join, normal, lexists = os.path.join, os.path.normpath, os.path.lexists
         if text.startswith("~"):
             if self.home is None or not text.startswith("~/"):
                 return None
-            target = _normal(self.home / text[2:])
-            if not target.is_relative_to(self.home):
+            target = normal(join(self.home, text[2:]))
+            if not _within(target, self.home):
                 return "outside"
-            return None if os.path.lexists(target) else "missing"
+            return None if lexists(target) else "missing"
         if text.startswith("/"):
-            target = _normal(Path(text))
+            target = normal(text)
             if not self._inside(target):
                 return None  # another machine's or the system's file: not ours to check
-            return None if os.path.lexists(target) else "missing"
-        bases = [self.repo, memory.path.parent, self.store]
+            return None if lexists(target) else "missing"
         first, _, rest = text.partition("/")
-        tries = [_normal(base / text) for base in bases]
-        if first == self.repo.name and rest:
-            tries.append(_normal(self.repo / rest))  # `<repo>/...` is relative to its parent
+        tries = [normal(join(base, text)) for base in (self.repo, folder, self.store)]
+        if first == self.repo_name and rest:
+            tries.append(normal(join(self.repo, rest)))  # `<repo>/...` is relative to its parent
         inside = [t for t in tries if self._inside(t)]
         if not inside:
             return "outside"
-        if any(os.path.lexists(t) for t in inside):
+        if any(lexists(t) for t in inside):
             return None
         if "/" not in text.rstrip("/"):
-            return None if text.rstrip("/") in repo_files.basenames(self.repo) else "missing"
-        if repo_files.has_suffix(self.repo, _without_parents(text)):
+            return None if text.rstrip("/") in repo_files.basenames(self.repo_path) else "missing"
+        if repo_files.has_suffix(self.repo_path, _without_parents(text)):
             return None  # written relative to a subfolder: `core/overlay.ts` for app/core/...
-        shorter = _normal(self.repo / rest)
-        if "/" in rest and shorter.is_relative_to(self.repo) and os.path.lexists(shorter):
+        shorter = normal(join(self.repo, rest))
+        if "/" in rest and _within(shorter, self.repo) and lexists(shorter):
             return None  # written from a parent checkout: `mobile-app/lib/x.dart`
-        folder = _normal(self.repo / text).parent
-        if not candidate.explicit and not (self._inside(folder) and folder.is_dir()):
+        parent = os.path.dirname(normal(join(self.repo, text.rstrip("/"))))
+        if not candidate.explicit and not (self._inside(parent) and os.path.isdir(parent)):
             return None  # `application/json`, `feature/login`: not a path in this repo
         if self._slash_list(text):
             return None
@@ -217,21 +241,21 @@ class _Resolver:
         parts = text.split("/")
         if len(parts) < 2 or not all(p not in ("", ".", "..") for p in parts):
             return False
-        if (self.repo / parts[0]).is_dir():
+        if os.path.isdir(os.path.join(self.repo, parts[0])):
             return False
         if all("." in p.strip(".") for p in parts):
             return True  # `vehicles.ide/carcols.dat/handling.cfg`: every part is a file
-        names = repo_files.basenames(self.repo)
-        stems = repo_files.stems(self.repo)
+        names = repo_files.basenames(self.repo_path)
+        stems = repo_files.stems(self.repo_path)
         # The last member alone existing elsewhere means a moved file, not a list.
         return any(p in names or p in stems for p in parts[:-1])
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _without_parents(text: str) -> str:
     while text.startswith(("../", "./")):
         text = text.split("/", 1)[1]
     return text
-
-
-def _normal(path: Path) -> Path:
-    return Path(os.path.normpath(path))
