@@ -9,6 +9,7 @@ word.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -92,6 +93,44 @@ def has_suffix(root: Path, path: str) -> bool:
         path = path[2:]
     path = path.rstrip("/") + "/" if path.endswith("/") else path
     return path in _suffixes(root)
+
+
+def state_key(root: Path) -> str | None:
+    """What reference results depend on: HEAD plus a hash of the work tree's changes to
+    tracked files. None for a plain folder (nothing cheap says it changed) or on error.
+
+    For a result cache (DESIGN §10): same key, same tracked content, same answers.
+    """
+    if not is_git_worktree(root):
+        return None
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+        status = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain=v1", "-z", "--untracked-files=no"],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode != 0 or status.returncode != 0:
+        return None
+    if not status.stdout:
+        return head.stdout.decode().strip()
+    # A dirty tree: hash the changed files' content, not just their names.
+    digest = hashlib.sha256(status.stdout)
+    for entry in status.stdout.split(b"\0"):
+        rel = entry[3:].decode("utf-8", "surrogateescape")
+        try:
+            digest.update((root / rel).read_bytes())
+        except OSError:
+            digest.update(b"<gone>")
+    return f"{head.stdout.decode().strip()}+{digest.hexdigest()[:16]}"
 
 
 def _git_ls_files(root: Path) -> tuple[str, ...] | None:

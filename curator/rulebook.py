@@ -111,6 +111,11 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
     check = get_check(data["check"])
     params = _params(check.PARAMS, data.get("params", {}), fail, "params")
     params = _params(check.PARAMS, override.get("params", {}), fail, "params", base=params)
+    # A check may vet its own params (regexes in a list, an enum) when it has `validate`.
+    validate = getattr(check, "validate", None)
+    problem = validate(params) if validate is not None else None
+    if problem:
+        raise fail(problem, "params")
 
     compiled = []
     for i, source in enumerate(data.get("patterns", [])):

@@ -286,3 +286,15 @@ def test_suppression_hides_a_deliberate_mention(tmp_path, make_store, run_curato
         "lint", str(store), "--output-format", "json", "--select", "CUR2", "--repo-root", str(repo)
     )
     assert found(run) == []
+
+
+def test_bad_skip_pattern_is_a_clean_config_error(tmp_path, make_store, run_curator):
+    store = make_store({"project_a.md": memory("`src/a.py`\n")})
+    config = write_files(
+        tmp_path,
+        {".curator.yaml": "rules:\n  path_broken:\n    params: {skip_patterns: ['(open']}\n"},
+    )
+    run = run_curator("lint", str(store), "--config", str(config / ".curator.yaml"))
+    assert run.code == 2
+    assert "bad skip_patterns regex" in run.stderr
+    assert "Traceback" not in run.stderr

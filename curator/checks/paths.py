@@ -56,6 +56,17 @@ class Candidate:
     explicit: bool  # surely meant as a path: a link, an extension, ./, ../, ~/, /, trailing /
 
 
+def validate(params: dict[str, Any]) -> str | None:
+    """A problem with the params, said in one line, or None (called by the rule loader)."""
+    try:
+        _skip_pattern(tuple(params["skip_patterns"]))
+    except Exception as exc:  # regex.error and friends
+        return f"bad skip_patterns regex: {exc}"
+    if params["outside_severity"] not in ("error", "warning", "info"):
+        return "outside_severity must be error, warning or info"
+    return None
+
+
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     root = ctx.repo_root
     if root is None or not root.is_dir():

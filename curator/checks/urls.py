@@ -31,6 +31,13 @@ PARAMS: dict[str, Any] = {
 }
 
 
+def validate(params: dict[str, Any]) -> str | None:
+    """A problem with the params, said in one line, or None (called by the rule loader)."""
+    if params["mode"] not in ("unchecked", "dead"):
+        return "mode must be unchecked or dead"
+    return None
+
+
 def host_of(url: str) -> str:
     try:
         return (urlsplit(url).hostname or "").lower()
