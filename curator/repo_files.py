@@ -14,6 +14,7 @@ import os
 import re
 import stat
 import subprocess
+import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -157,14 +158,18 @@ def _walk(root: Path) -> Iterator[str]:
             yield prefix + name
 
 
-def find_words(root: Path, words: Iterable[str], exclude: str | None = None) -> set[str]:
+def find_words(
+    root: Path, words: Iterable[str], exclude: str | None = None, deadline: float | None = None
+) -> set[str] | None:
     """The subset of `words` (identifiers) that occur as whole words in the repository.
 
     One pass: each tracked file is read once and split into identifiers, which are
     intersected with the words still missing; the pass stops when none is. (`git grep -F
     -f` tries every pattern on every line: with a few thousand symbols it is ~100x
     slower than this.) `exclude` is a repository-relative folder left out: the memory
-    store, when it lives in the repository, must not vouch for its own words.
+    store, when it lives in the repository, must not vouch for its own words. Past
+    `deadline` (a time.monotonic() value) the search gives up and returns None: an
+    unfinished search cannot say a word is missing.
     """
     wanted = {w for w in words if w}
     if not wanted:
@@ -173,13 +178,17 @@ def find_words(root: Path, words: Iterable[str], exclude: str | None = None) -> 
     if exclude:
         prefix = exclude.rstrip("/") + "/"
         files = tuple(f for f in files if not f.startswith(prefix))
-    return _scan_files(root, wanted, files)
+    return _scan_files(root, wanted, files, deadline)
 
 
-def _scan_files(root: Path, wanted: set[str], files: Iterable[str]) -> set[str]:
+def _scan_files(
+    root: Path, wanted: set[str], files: Iterable[str], deadline: float | None
+) -> set[str] | None:
     pending = {w.encode() for w in wanted}
     found: set[bytes] = set()
-    for rel in files:
+    for number, rel in enumerate(files):
+        if deadline is not None and number % 256 == 0 and time.monotonic() > deadline:
+            return None
         path = root / rel
         try:
             info = path.lstat()  # a symlink may point out of the repository: not followed

@@ -210,3 +210,29 @@ def test_plain_folder_reads_each_file_at_most_once(tmp_path, make_store, monkeyp
     assert len(result.diagnostics) == 300
     repo_reads = [p for p in reads if p.is_relative_to(root)]
     assert len(repo_reads) == len(set(repo_reads)) <= 300
+
+
+def test_a_search_past_its_time_limit_reports_nothing_and_says_so(
+    git_repo, make_store, tmp_path, run_curator
+):
+    repo = git_repo({f"src/m{i}.py": f"class Thing{i}: ...\n" for i in range(300)})
+    store = make_store({"project_a.md": memory("`Thing1` and `GoneThing`.\n")})
+    text = "rules:\n  symbol_missing:\n    params: {max_search_seconds: 0.000001}\n"
+    config = write_files(tmp_path, {".curator.yaml": text})
+    run = run_curator(
+        "lint",
+        str(store),
+        "--output-format",
+        "json",
+        "--select",
+        "CUR202",
+        "--repo-root",
+        str(repo),
+        "--config",
+        str(config / ".curator.yaml"),
+    )
+    assert found(run, "CUR202") == []
+    assert (
+        "curator: symbol_missing (CUR202) skipped: searching the repository took over 1e-06 s "
+        "(params.max_search_seconds)"
+    ) in run.stderr.splitlines()

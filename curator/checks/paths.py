@@ -43,6 +43,7 @@ NO_REPO_NOTE = (
     "path and symbol rules (CUR201, CUR202) skipped: no repository root found for the "
     "store; pass --repo-root or set repo_root in .curator.yaml"
 )
+_ROOTED = ("./", "../", "~/", "/")
 _LEAD = "\"'([*"
 _TRAIL = "\"'),;:!?*]."
 # `file.py:12`, `file.py:12-30`, `file.py:func()`, `doc.md#anchor`, `page.html?x=1`
@@ -153,12 +154,10 @@ def _clean(raw: str, start: int, link: bool, params: dict[str, Any]) -> list[Can
     has_extension = _has_extension(segments[-1], params["extensions"])
     if "/" not in text and not has_extension:
         return []
-    if not link and text.endswith("/") and len(segments) == 1 and text[0] not in "./~":
+    if not link and text.endswith("/") and len(segments) == 1 and not text.startswith(_ROOTED):
         return []  # a lone `logs/` says too little about where it is
     # An extensionless `a/b` is checked only when its folder exists (see _Resolver).
-    explicit = (
-        link or has_extension or text.startswith(("./", "../", "~/", "/")) or text.endswith("/")
-    )
+    explicit = link or has_extension or text.startswith(_ROOTED) or text.endswith("/")
     return [Candidate(text, start, explicit)]
 
 

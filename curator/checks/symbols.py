@@ -10,6 +10,7 @@ tracked files (see `repo_files.find_words`); a symbol with no match is reported.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ PARAMS: dict[str, Any] = {
     "dotted_skip_suffixes": [],
     "skip_fenced": True,
     "max_per_file": 50,
+    "max_search_seconds": 3.0,
 }
 
 _CALL = re.compile(r"\((?:[^()]*)\)$")
@@ -58,7 +60,19 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         return
     repo, store = root.resolve(), ctx.store.root.resolve()
     inside = store.relative_to(repo).as_posix() if store.is_relative_to(repo) else None
-    present = repo_files.find_words(repo, words, exclude=inside if inside != "." else None)
+    limit = float(rule.params["max_search_seconds"])
+    present = repo_files.find_words(
+        repo,
+        words,
+        exclude=inside if inside != "." else None,
+        deadline=time.monotonic() + limit if limit > 0 else None,
+    )
+    if present is None:
+        ctx.notes.append(
+            f"{rule.name} ({rule.code}) skipped: searching the repository took over "
+            f"{limit:g} s (params.max_search_seconds)"
+        )
+        return
     for memory, symbols in found_in:
         count = 0
         for symbol in symbols:
