@@ -165,6 +165,7 @@ class RuleTest:
     params: dict[str, Any]
     repo: dict[str, str] | None
     line: int
+    config: dict[str, Any] = field(default_factory=dict)  # .curator.yaml keys for the case
 
 
 @dataclass(frozen=True)

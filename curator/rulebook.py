@@ -37,7 +37,7 @@ KEYS = {
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
-TEST_KEYS = {"name", "files", "expect", "today", "params", "repo"}
+TEST_KEYS = {"name", "files", "expect", "today", "params", "repo", "config"}
 EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
 
 
@@ -111,6 +111,11 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
     check = get_check(data["check"])
     params = _params(check.PARAMS, data.get("params", {}), fail, "params")
     params = _params(check.PARAMS, override.get("params", {}), fail, "params", base=params)
+    # A check may vet its own params (regexes in a list, an enum) when it has `validate`.
+    validate = getattr(check, "validate", None)
+    problem = validate(params) if validate is not None else None
+    if problem:
+        raise fail(problem, "params")
 
     compiled = []
     for i, source in enumerate(data.get("patterns", [])):
@@ -206,6 +211,9 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
             isinstance(e, dict) and set(e) <= EXPECT_KEYS for e in expect
         ):
             raise fail(f"expect must be a list of {{{', '.join(sorted(EXPECT_KEYS))}}}", where)
+        config = case.get("config") or {}
+        if not isinstance(config, dict):
+            raise fail("config must be a mapping of .curator.yaml keys", where)
         today = case.get("today")
         if today is not None and not isinstance(today, date):
             raise fail("today must be a date like 2026-06-01", where)
@@ -217,6 +225,7 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
                 today=today,
                 params=dict(case.get("params") or {}),
                 repo=case.get("repo"),
+                config=config,
                 line=lines.get(where, 1),
             )
         )

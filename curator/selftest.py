@@ -3,13 +3,14 @@ the whole rule set, and compare the rule's own diagnostics with `expect`."""
 
 from __future__ import annotations
 
+import copy
 import tempfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from curator.config import Config
+from curator.config import DEFAULTS, Config
 from curator.engine import Context, run_checks
 from curator.models import Diagnostic, Rule, RuleTest
 from curator.store import read_store
@@ -80,7 +81,10 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
             _write(repo_root, dict(case.repo))
         store = read_store(store_root)
         ctx = Context(
-            store=store, config=Config(), today=case.today or DEFAULT_TODAY, repo_root=repo_root
+            store=store,
+            config=_config(case.config),
+            today=case.today or DEFAULT_TODAY,
+            repo_root=repo_root,
         )
         got = [d for d in run_checks(ctx, cheap, tuned) if d.code == rule.code]
         failures = []
@@ -93,6 +97,17 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
                 unmatched.remove(hit)
         failures.extend(f"unexpected: {_describe(d, store_root)}" for d in unmatched)
     return CaseResult(rule, case, tuple(failures))
+
+
+def _config(overrides: dict[str, Any]) -> Config:
+    """Defaults with a case's `config:` keys laid over them (one level of mappings merged)."""
+    data = copy.deepcopy(DEFAULTS)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key] = {**data[key], **value}
+        else:
+            data[key] = value
+    return Config(data=data)
 
 
 def _with_params(rule: Rule, params: dict[str, Any]) -> Rule:

@@ -47,6 +47,30 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def locate(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """(line, column) of the nth occurrence of needle in text, 1-based."""
+    offset = -1
+    for _ in range(nth + 1):
+        offset = text.index(needle, offset + 1)
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+def found(run: Run, code: str = "CUR201") -> list[tuple[str, int, int, str]]:
+    assert run.code in (0, 1), run.stderr
+    return sorted(
+        (
+            Path(d["filename"]).name,
+            d["location"]["row"],
+            d["location"]["column"],
+            d["detail"].get("path") or d["detail"].get("symbol"),
+        )
+        for d in run.json()
+        if d["code"] == code
+    )
+
+
 @pytest.fixture
 def make_store(tmp_path: Path) -> Callable[..., Path]:
     """make_store({"MEMORY.md": ..., "a.md": ...}) -> the store folder."""

@@ -30,6 +30,9 @@ CHECKS: dict[str, str] = {
     "dates": "curator.checks.dates",
     "pattern": "curator.checks.pattern",
     "metric": "curator.checks.metric",
+    "paths": "curator.checks.paths",
+    "symbols": "curator.checks.symbols",
+    "urls": "curator.checks.urls",
     "usage": "curator.checks.usage",
     "engine": "curator.checks.engine",
 }

@@ -93,8 +93,10 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         if not _claude_code_here(query):
             # A CI runner or a fresh machine: nothing could ever be measured here, so a
             # finding per run would be noise. Say it once on stderr instead.
-            note = ("usage: no Claude Code transcripts folder and no onlooker event log on "
-                    "this machine; unused-memory rules skipped")
+            note = (
+                "usage: no Claude Code transcripts folder and no onlooker event log on "
+                "this machine; unused-memory rules skipped"
+            )
             if note not in ctx.notes:
                 ctx.notes.append(note)
             return
