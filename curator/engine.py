@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -28,6 +29,9 @@ class Context:
     today: date = field(default_factory=clock.today)
     repo_root: Path | None = None
     notes: list[str] = field(default_factory=list)  # one-line stderr notes (skipped rules)
+    # Codes of rules that did not run in full (skipped for lack of a repo root, over the
+    # budget, failed). Their old findings must not be resolved. A check that skips adds here.
+    skipped: set[str] = field(default_factory=set)
 
     def memories(self, rule: Rule) -> Iterable[Memory]:
         return (m for m in self.store.memories if rule.applies_to(m))
@@ -38,6 +42,7 @@ def run_checks(
     rules: list[Rule],
     all_rules: list[Rule] | None = None,
     only: set[Path] | None = None,
+    deadline: float | None = None,
 ) -> list[Diagnostic]:
     """Run the selected `rules` on the context's store.
 
@@ -51,13 +56,19 @@ def run_checks(
     for rule in rules:
         if rule.check == "engine":
             continue
+        if deadline is not None and time.monotonic() >= deadline:
+            ctx.skipped.add(rule.code)
+            continue
         diagnostics.extend(_run_rule(ctx, rule, by_code if RULE_FAILED in selected else {}))
 
     suppressions = _suppressions(ctx.store)
     diagnostics = apply_suppressions(diagnostics, suppressions)
     unused = by_code.get(UNUSED_SUPPRESSION)
     if unused is not None and UNUSED_SUPPRESSION in selected:
-        diagnostics.extend(_unused(unused, suppressions, selected, ctx.store.root))
+        ran = selected - ctx.skipped  # a skipped rule cannot prove a suppression unused
+        if ctx.skipped:
+            ctx.skipped.add(UNUSED_SUPPRESSION)  # so it did not run in full either
+        diagnostics.extend(_unused(unused, suppressions, ran, ctx.store.root))
     if only is not None:
         diagnostics = [d for d in diagnostics if d.path in only]
     return sorted(diagnostics, key=Diagnostic.sort_key)
@@ -69,11 +80,13 @@ def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagno
         for hit in get_check(rule.check).check(rule, ctx):
             out.append(to_diagnostic(rule, hit, ctx.store.root))
     except PatternTimeout as exc:
+        ctx.skipped.add(rule.code)
         failed = by_code.get(RULE_FAILED)
         if failed is not None:
             detail = {"rule": rule.code, "reason": f"pattern timed out: {exc}"}
             out.append(to_diagnostic(failed, Hit(rule.source, 1, detail=detail), ctx.store.root))
     except templates.TemplateError as exc:
+        ctx.skipped.add(rule.code)
         failed = by_code.get(RULE_FAILED)
         if failed is not None:
             detail = {"rule": rule.code, "reason": f"message template failed: {exc}"}

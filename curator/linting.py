@@ -25,12 +25,24 @@ class Target:
     only: frozenset[Path] | None = None
 
 
+@dataclass(frozen=True)
+class StoreRun:
+    """What one store's run needs for persisting: which rules ran in full, on what."""
+
+    store: Path
+    repo_root: Path | None
+    diagnostics: tuple[Diagnostic, ...]
+    ran: frozenset[str]  # codes of rules that ran in full on this store
+    only: frozenset[str] | None  # store-relative files the run was limited to
+
+
 @dataclass
 class LintResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # printed once on stderr
     stores: list[Path] = field(default_factory=list)
     memories: int = 0
+    runs: list[StoreRun] = field(default_factory=list)
 
 
 def resolve_targets(
@@ -95,7 +107,9 @@ def lint(
     today: date,
     repo_root: Path | None = None,
     cwd: Path | None = None,
+    deadline: float | None = None,
 ) -> LintResult:
+    """Lint each target. `deadline` (monotonic seconds) skips rules not started by then."""
     cwd = cwd or Path.cwd()
     result = LintResult()
     for target in targets:
@@ -107,7 +121,13 @@ def lint(
             only = set(target.only)
             if any(p.name == INDEX_NAME for p in only):
                 only.add(store.root / INDEX_NAME)
-        result.diagnostics.extend(run_checks(ctx, selected, rules, only))
+        found = run_checks(ctx, selected, rules, only, deadline)
+        result.diagnostics.extend(found)
+        rels = None
+        if only is not None:
+            rels = frozenset(p.relative_to(store.root).as_posix() for p in only)
+        ran = frozenset(r.code for r in selected) - ctx.skipped
+        result.runs.append(StoreRun(store.root, root, tuple(found), ran, rels))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
         result.stores.append(store.root)
         result.memories += len(store.memories)

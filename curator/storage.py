@@ -1,0 +1,86 @@
+"""Where curator keeps its state: `<storage root>/curator/<project key>/`.
+
+The storage root is config `storage`, else `$ONLOOKER_DIR`, else `~/.onlooker` (shared with
+the onlooker plugins). The project key is the first 12 hex of sha256 of
+`remote:<origin url>`, else of `root:<main checkout path>`; a store outside any repository
+is keyed by `root:<store path>`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from curator.config import Config
+from curator.hashing import sha256_text
+
+
+def storage_root(config: Config) -> Path:
+    configured = config.path("storage")
+    if configured is not None:
+        return configured
+    onlooker = os.environ.get("ONLOOKER_DIR")
+    return Path(onlooker).expanduser() if onlooker else Path.home() / ".onlooker"
+
+
+def origin_url(repo: Path) -> str | None:
+    """`remote.origin.url` of the repository, or None."""
+    try:
+        out = subprocess.run(
+            ["git", "config", "--get", "remote.origin.url"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    url = out.stdout.strip()
+    return url if out.returncode == 0 and url else None
+
+
+def project_key(repo: Path | None, store: Path) -> str:
+    if repo is not None:
+        url = origin_url(repo)
+        seed = f"remote:{url}" if url else f"root:{repo}"
+    else:
+        seed = f"root:{store}"
+    return sha256_text(seed)[:12]
+
+
+@dataclass(frozen=True)
+class ProjectDir:
+    """The files of one project's state folder."""
+
+    root: Path
+
+    @property
+    def findings(self) -> Path:
+        return self.root / "findings"
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "manifest.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / ".lock"
+
+    @property
+    def last_cheap_scan(self) -> Path:
+        return self.root / "last_cheap_scan.json"
+
+    @property
+    def last_llm_sweep(self) -> Path:
+        return self.root / "last_llm_sweep.json"
+
+    @property
+    def backups(self) -> Path:
+        return self.root / "backups"
+
+
+def project_dir(config: Config, repo: Path | None, store: Path) -> ProjectDir:
+    return ProjectDir(storage_root(config) / "curator" / project_key(repo, store))
