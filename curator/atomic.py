@@ -18,14 +18,16 @@ from typing import Any
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (temp file + fsync + os.replace)."""
+    """Write `text` to `path` atomically (temp file + os.replace).
+
+    No fsync: the rename already protects against a crashed process, and an fsync per
+    finding would cost the session-start hook more than its whole budget.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
