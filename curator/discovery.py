@@ -9,6 +9,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from curator.config import Config
 from curator.store import INDEX_NAME
 
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9]")
@@ -105,3 +106,21 @@ def store_of(path: Path) -> Path:
         if (candidate / INDEX_NAME).is_file() or candidate.name == "memory":
             return candidate
     return folder
+
+
+def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
+    """The repository whose files a store's memories talk about.
+
+    `--repo-root` or config `repo_root` first; then the repository that holds the store;
+    then the current project's repository when the store is that project's store.
+    """
+    explicit = override or config.path("repo_root")
+    if explicit is not None:
+        return explicit.resolve()
+    holder = repo_root(store)
+    if holder is not None:
+        return holder
+    here = repo_root(cwd.resolve())
+    if here is not None and store.parent.name.startswith(project_slug(here)[:200]):
+        return here
+    return None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from curator import clock
+from curator.config import Config
 from curator.ulid import new_ulid
 
 SCHEMA_VERSION = 1
@@ -63,3 +64,10 @@ class EventLog:
         finally:
             os.close(fd)
         return written == len(data)
+
+
+def event_log(config: Config, session_id: str | None = None) -> EventLog:
+    """The event log for this configuration's storage root."""
+    from curator.storage import storage_root
+
+    return EventLog(events_path(storage_root(config)), session_id)

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from curator import discovery
 from curator.config import Config
+from curator.discovery import repo_root_for
 from curator.engine import Context, run_checks
 from curator.errors import UserError
 from curator.models import Diagnostic, Rule
+from curator.run_cache import ResultCache
 from curator.store import INDEX_NAME, read_store
 
 
@@ -81,24 +83,6 @@ def resolve_targets(
     return [Target(s, frozenset(only) if only is not None else None) for s, only in stores.items()]
 
 
-def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
-    """The repository whose files a store's memories talk about.
-
-    `--repo-root` or config `repo_root` first; then the repository that holds the store;
-    then the current project's repository when the store is that project's store.
-    """
-    explicit = override or config.path("repo_root")
-    if explicit is not None:
-        return explicit.resolve()
-    holder = discovery.repo_root(store)
-    if holder is not None:
-        return holder
-    here = discovery.repo_root(cwd.resolve())
-    if here is not None and store.parent.name.startswith(discovery.project_slug(here)[:200]):
-        return here
-    return None
-
-
 def lint(
     targets: list[Target],
     rules: list[Rule],
@@ -108,8 +92,10 @@ def lint(
     repo_root: Path | None = None,
     cwd: Path | None = None,
     deadline: float | None = None,
+    cache: ResultCache | None = None,
 ) -> LintResult:
-    """Lint each target. `deadline` (monotonic seconds) skips rules not started by then."""
+    """Lint each target. `deadline` (monotonic seconds) skips rules not started by then;
+    `cache` reuses a store's last full results when nothing they depend on changed."""
     cwd = cwd or Path.cwd()
     result = LintResult()
     for target in targets:
@@ -121,12 +107,17 @@ def lint(
             only = set(target.only)
             if any(p.name == INDEX_NAME for p in only):
                 only.add(store.root / INDEX_NAME)
-        found = run_checks(ctx, selected, rules, only, deadline)
+        if cache is not None and only is None:
+            found = cache.run(ctx, selected, rules, deadline)
+        else:
+            found = run_checks(ctx, selected, rules, only, deadline)
+        ran = frozenset(r.code for r in selected) - ctx.skipped
         result.diagnostics.extend(found)
         rels = None
         if only is not None:
-            rels = frozenset(p.relative_to(store.root).as_posix() for p in only)
-        ran = frozenset(r.code for r in selected) - ctx.skipped
+            rels = frozenset(
+                p.relative_to(store.root).as_posix() for p in only if p.is_relative_to(store.root)
+            )
         result.runs.append(StoreRun(store.root, root, tuple(found), ran, rels))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
         result.stores.append(store.root)

@@ -86,69 +86,117 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
 
 def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[str, Any]:
     from curator import findings
-    from curator.linting import Target
-    from curator.rulebook import load_rules
-    from curator.scanning import ScanReport, event_log, project_for, scan_target
-    from curator.selection import select_rules
+    from curator.discovery import repo_root_for
+    from curator.events import event_log
+    from curator.run_cache import cache_folder, repo_state, ruleset_key, store_signature
+    from curator.scan_report import ScanReport, write_watermark
+    from curator.storage import project_dir
     from curator.surfacer import pointer
 
     events = event_log(config, payload.session_id)
-    project = project_for(store, config, None, payload.cwd)
-    if _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds")):
-        rules = load_rules(config)
-        selected = select_rules(
-            rules,
-            list(config.get("select")) or None,
-            list(config.get("extend_select")),
-            list(config.get("ignore")),
-        )
-        deadline = started + config.get("cheap.budget_ms") / 1000
-        _, report = scan_target(
-            Target(store),
-            rules,
-            selected,
-            config,
-            clock.today(),
-            mode="session_start",
-            events=events,
-            cwd=payload.cwd,
-            started=started,
-            deadline=deadline,
-        )
-        start_due_llm_sweep(config, project, rules, payload.cwd)
-        open_findings = report.open
-    else:
-        events.emit("curator.scan.started", {"mode": "session_start", "store": str(store)})
+    repo = repo_root_for(store, config, None, payload.cwd)
+    project = project_dir(config, repo, store)
+    claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
+    events.emit("curator.scan.started", {"mode": "session_start", "store": str(store)})
+    if not claimed:
         report = ScanReport(mode="session_start", outcome="skipped", skip_reason="rate_gate")
-        open_findings = findings.load(project).sorted("open")
-        report.open = open_findings
-        report.duration_ms = round((time.monotonic() - started) * 1000)
-        events.emit("curator.scan.complete", report.payload(store))
+        report.open = findings.load(project).sorted("open")
+    else:
+        ruleset = ruleset_key(config)
+        state = repo_state(repo)
+        today = clock.today()
+        before = store_signature(ruleset, today, store, repo, state, project.manifest)
+        folder = cache_folder(project.root)
+        llm_rules = previous.get("llm_rules")
+        if previous.get("signature") == before and previous.get("outcome") == "ok":
+            # Nothing changed since the last full run: its findings still stand.
+            report = ScanReport(mode="session_start", outcome="ok", reused=True)
+            report.open = findings.load(project).sorted("open")
+            if llm_rules:
+                start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
+        else:
+            rules = _rules(config, folder, ruleset)
+            report = _scan(config, payload, store, started, events, folder, rules)
+            llm_rules = any(r.tier == "llm" for r in rules)
+            start_due_llm_sweep(config, project, rules, payload.cwd)
+        after = store_signature(ruleset, today, store, repo, state, project.manifest)
+        signature = after if report.outcome == "ok" else None
+        write_watermark(project, report, signature=signature, llm_rules=bool(llm_rules))
+    report.duration_ms = round((time.monotonic() - started) * 1000)
+    events.emit("curator.scan.complete", report.payload(store))
     text = pointer(
-        open_findings,
+        report.open,
         config.get("surfacer.max_pointer_chars"),
         config.get("surfacer.skip_when_zero"),
     )
     return hook_output(text)
 
 
-def _claim_scan(project: ProjectDir, gap_seconds: int) -> bool:
-    """True when this hook should scan; records the claim so racing hooks skip."""
+def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
+    from curator.run_cache import load_rules_cached
+
+    return load_rules_cached(config, folder, ruleset)
+
+
+def _scan(
+    config: Config,
+    payload: Payload,
+    store: Path,
+    started: float,
+    events: Any,
+    folder: Path,
+    rules: list[Any],
+) -> Any:
+    """The cheap tier under the budget, persisted; returns the ScanReport."""
+    from curator.linting import Target
+    from curator.run_cache import ResultCache, ruleset_key
+    from curator.scanning import scan_target
+    from curator.selection import select_rules
+
+    ruleset = ruleset_key(config)
+    selected = select_rules(
+        rules,
+        list(config.get("select")) or None,
+        list(config.get("extend_select")),
+        list(config.get("ignore")),
+    )
+    _, report = scan_target(
+        Target(store),
+        rules,
+        selected,
+        config,
+        clock.today(),
+        mode="session_start",
+        events=events,
+        cwd=payload.cwd,
+        started=started,
+        deadline=started + config.get("cheap.budget_ms") / 1000,
+        cache=ResultCache(folder, ruleset),
+        announce=False,
+    )
+    return report
+
+
+def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, Any]]:
+    """(whether this hook should scan, the previous watermark). A claim is recorded at
+    once, keeping the previous signature, so racing hooks skip instead of piling up."""
     now = clock.now()
     with atomic.locked(project.lock):
         last = atomic.read_json(project.last_cheap_scan)
-        epoch = last.get("epoch") if isinstance(last, dict) else None
+        previous: dict[str, Any] = last if isinstance(last, dict) else {}
+        epoch = previous.get("epoch")
         if isinstance(epoch, (int, float)) and 0 <= now.timestamp() - epoch < gap_seconds:
-            return False
+            return False, previous
         atomic.write_json(
             project.last_cheap_scan,
             {
                 "timestamp": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                 "epoch": now.timestamp(),
                 "outcome": "running",
+                "signature": None,
             },
         )
-    return True
+    return True, previous
 
 
 def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool:
@@ -193,7 +241,7 @@ def start_due_llm_sweep(config: Config, project: ProjectDir, rules: list[Any], c
 def _report_error(config: Config, payload: Payload, message: str) -> None:
     import sys
 
-    from curator.scanning import event_log
+    from curator.events import event_log
 
     sys.stderr.write(f"curator: hook: {message}\n")
     # Even the log can be unwritable; the hook still answers.

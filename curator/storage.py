@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from curator.config import Config
@@ -25,6 +26,7 @@ def storage_root(config: Config) -> Path:
     return Path(onlooker).expanduser() if onlooker else Path.home() / ".onlooker"
 
 
+@lru_cache(maxsize=16)
 def origin_url(repo: Path) -> str | None:
     """`remote.origin.url` of the repository, or None."""
     try:
@@ -84,3 +86,10 @@ class ProjectDir:
 
 def project_dir(config: Config, repo: Path | None, store: Path) -> ProjectDir:
     return ProjectDir(storage_root(config) / "curator" / project_key(repo, store))
+
+
+def project_for(store: Path, config: Config, repo_override: Path | None, cwd: Path) -> ProjectDir:
+    """The state folder of a store, keyed by the repository its memories talk about."""
+    from curator.discovery import repo_root_for
+
+    return project_dir(config, repo_root_for(store, config, repo_override, cwd), store)

@@ -32,7 +32,7 @@ STORE = click.option(
 def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
     """The state folder of the store named, else of the current project's store."""
     from curator.linting import resolve_targets
-    from curator.scanning import project_for
+    from curator.storage import project_for
 
     cwd = Path.cwd()
     config = config_from(config_path)
@@ -110,7 +110,7 @@ def change_status(
 ) -> list[Finding]:
     """Set findings to `acknowledged` or `resolved` under the project lock, with events."""
     from curator.config import load_config
-    from curator.scanning import event_log
+    from curator.events import event_log
 
     with open_store(project) as store:
         chosen = [_find(store, i) for i in ids]

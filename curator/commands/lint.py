@@ -59,7 +59,8 @@ def persist_lint(
     cwd: Path,
 ) -> LintResult:
     """Lint store by store, recording findings and events for each."""
-    from curator.scanning import event_log, scan_target
+    from curator.events import event_log
+    from curator.scanning import scan_target
 
     events = event_log(config)
     merged = LintResult()

@@ -13,9 +13,10 @@ import click
 
 from curator import clock
 from curator.commands.common import config_from, config_option, today_option, user_errors
+from curator.events import event_log
 from curator.linting import resolve_targets
 from curator.rulebook import load_rules
-from curator.scanning import event_log, scan_target
+from curator.scanning import scan_target
 from curator.selection import select_rules
 
 
