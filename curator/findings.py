@@ -88,7 +88,8 @@ class FindingsStore:
 
     def sorted(self, status: str | None = None) -> list[Finding]:
         chosen = (f for f in self.findings.values() if status is None or f.status == status)
-        return sorted(chosen, key=lambda f: f.id)
+        # Findings of one run share a millisecond; file and line make the order stable.
+        return sorted(chosen, key=lambda f: (f.created_at, f.file, f.line, f.code, f.id))
 
     def find(self, prefix: str) -> Finding | None:
         """A finding by id or unambiguous id prefix (case-insensitive)."""
