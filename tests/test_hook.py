@@ -260,3 +260,11 @@ def test_sixteen_hooks_at_once_leave_one_finding_per_hash(env: Env, tmp_path: Pa
     events = [json.loads(line) for line in lines]
     assert types(events).count("curator.scan.complete") == 16
     assert types(events).count("curator.finding.broken_index") == 1
+
+
+def test_the_hook_imports_no_heavy_library(env: Env) -> None:
+    run = env.hook(PYTHONPROFILEIMPORTTIME="1")
+    assert run.json()["hookSpecificOutput"]["additionalContext"] == POINTER
+    imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "curator.engine" in imported  # the rules really ran in this process
+    assert not {"anthropic", "dateparser", "jinja2"} & imported
