@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from curator import __version__
 from curator.config import Config
 from curator.hashing import sha256_bytes, sha256_text
-from curator.models import Diagnostic, Rule, Store
+from curator.models import Diagnostic, Memory, Rule, Store
 from curator.rule_files import builtin_rules_dir, rule_files
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 RULES_FILE = "rules.pickle"
 RESULTS_FILE = "results.pickle"
+MEMO_FILE = "memo.pickle"
 
 
 def ruleset_key(config: Config) -> str:
@@ -100,6 +101,7 @@ class ResultCache:
 
     folder: Path
     ruleset: str
+    state: str  # `repo_state(repo)` of the run, computed once by the caller
 
     def key(self, store: Store, today: date, repo: Path | None) -> str:
         memories = [(m.rel, m.sha256, m.mtime) for m in store.memories]
@@ -111,13 +113,17 @@ class ResultCache:
                 today.isoformat(),
                 str(store.root),
                 str(repo),
-                repo_state(repo),
+                self.state,
                 index,
                 memories,
                 problems,
             ]
         )
         return sha256_text(blob)
+
+    def memo_key(self, today: date, repo: Path | None) -> str:
+        """What per-memory results depend on besides the memory itself."""
+        return sha256_text(json.dumps([self.ruleset, today.isoformat(), str(repo), self.state]))
 
     def get(self, key: str) -> dict[str, tuple[Diagnostic, ...]]:
         cached = _read_pickle(self.folder / RESULTS_FILE)
@@ -147,7 +153,9 @@ class ResultCache:
                 reused.append(next(r for r in selected if r.code == UNUSED_SUPPRESSION))
             else:
                 ctx.skipped.add(UNUSED_SUPPRESSION)
-        found = run_checks(ctx, fresh, rules, None, deadline) if fresh else []
+        memo = MemoryMemo(self.folder, self.memo_key(ctx.today, ctx.repo_root))
+        found = run_checks(ctx, fresh, rules, None, deadline, memo) if fresh else []
+        memo.save()
         for rule in reused:
             found.extend(stored[rule.code])
         updated = dict(stored)
@@ -158,6 +166,36 @@ class ResultCache:
         if updated != stored:
             self.put(key, updated)
         return sorted(found, key=Diagnostic.sort_key)
+
+
+class MemoryMemo:
+    """Hits of memory-scoped rules per (rule, memory file), valid while the file's hash and
+    mtime, the rule set, the day and the repository state are the same."""
+
+    def __init__(self, folder: Path, key: str) -> None:
+        self.path = folder / MEMO_FILE
+        self.key = key
+        cached = _read_pickle(self.path)
+        valid = isinstance(cached, dict) and cached.get("key") == key
+        self.entries: dict[tuple[str, str], Any] = cached["entries"] if valid else {}
+        self.kept: dict[tuple[str, str], Any] = {}
+        self.changed = not valid
+
+    def get(self, code: str, memory: Memory) -> list[Diagnostic] | None:
+        entry = self.entries.get((code, memory.rel))
+        if entry is None or entry[0] != memory.sha256 or entry[1] != memory.mtime:
+            return None
+        self.kept[(code, memory.rel)] = entry
+        return list(entry[2])
+
+    def put(self, code: str, memory: Memory, diagnostics: list[Diagnostic]) -> None:
+        self.kept[(code, memory.rel)] = (memory.sha256, memory.mtime, tuple(diagnostics))
+        self.changed = True
+
+    def save(self) -> None:
+        """Keep what this run used or made; entries of deleted memories fall away."""
+        if self.changed or len(self.kept) != len(self.entries):
+            _write_pickle(self.path, {"key": self.key, "entries": self.kept})
 
 
 def cache_folder(project_root: Path) -> Path:

@@ -116,7 +116,7 @@ def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[
                 start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
         else:
             rules = _rules(config, folder, ruleset)
-            report = _scan(config, payload, store, started, events, folder, rules)
+            report = _scan(config, payload, store, started, events, folder, rules, state)
             llm_rules = any(r.tier == "llm" for r in rules)
             start_due_llm_sweep(config, project, rules, payload.cwd)
         after = store_signature(ruleset, today, store, repo, state, project.manifest)
@@ -146,6 +146,7 @@ def _scan(
     events: Any,
     folder: Path,
     rules: list[Any],
+    state: str,
 ) -> Any:
     """The cheap tier under the budget, persisted; returns the ScanReport."""
     from curator.linting import Target
@@ -171,7 +172,7 @@ def _scan(
         cwd=payload.cwd,
         started=started,
         deadline=started + config.get("cheap.budget_ms") / 1000,
-        cache=ResultCache(folder, ruleset),
+        cache=ResultCache(folder, ruleset, state),
         announce=False,
     )
     return report

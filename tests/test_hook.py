@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run, git, memory, write_files
-from tests.hook_env import POINTER, Env, make_env
+from tests.hook_env import INDEX, POINTER, Env, make_env
 
 
 @pytest.fixture
@@ -268,3 +268,27 @@ def test_the_hook_imports_no_heavy_library(env: Env) -> None:
     imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     assert "curator.engine" in imported  # the rules really ran in this process
     assert not {"anthropic", "dateparser", "jinja2"} & imported
+
+
+def test_cached_runs_agree_with_a_full_scan(env: Env) -> None:
+    """After edits served partly from the per-memory cache, an uncached scan finds the same."""
+    write_files(
+        env.store,
+        {
+            "other.md": memory("Release cut planned for 2026-01-10.\n", name="other"),
+            "MEMORY.md": INDEX + "- [Other](other.md) — o\n",
+        },
+    )
+    env.hook()
+    assert len(env.findings()) == 3
+    (env.store / "other.md").write_text(memory("Nothing dated here.\n", name="other"))
+    env.hook()
+    env.hook()  # unchanged: the fast path
+    state = {f["deduped_hash"]: f["status"] for f in env.findings()}
+    assert sorted(state.values()) == ["open", "open", "resolved"]
+
+    scan = env.curator("scan", "--output-format", "json").json()[0]
+    assert (scan["findings_new"], scan["findings_resolved"]) == (0, 0)
+    assert {f["deduped_hash"]: f["status"] for f in env.findings()} == state
+    completes = [e["payload"] for e in env.events() if e["event_type"] == "curator.scan.complete"]
+    assert [c["reused"] for c in completes] == [False, False, True, False]
