@@ -43,6 +43,9 @@ def inside_store(store: Path, rel: str) -> Path:
 
 
 def expect(path: Path, sha: str | None) -> None:
+    """Fail closed unless `path` exists and still has the sha256 that was shown."""
+    if sha is None or not path.is_file():
+        raise StaleFile(f"{path.name} no longer exists; nothing was done", path)
     if file_sha(path) != sha:
         raise StaleFile(f"{path.name} changed since it was shown; nothing was done", path)
 

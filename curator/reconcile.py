@@ -35,7 +35,7 @@ def record(
     rules: dict[str, Rule],
     ran: set[str],
     events: EventLog | None = None,
-    only: set[str] | None = None,
+    only: frozenset[str] | set[str] | None = None,
 ) -> Outcome:
     """Persist one run over one store. `ran`: codes of rules that ran in full.
 
@@ -58,7 +58,7 @@ def _reconcile(
     diagnostics: list[Diagnostic],
     rules: dict[str, Rule],
     ran: set[str],
-    only: set[str] | None,
+    only: frozenset[str] | set[str] | None,
 ) -> Outcome:
     outcome = Outcome()
     existing = store.by_hash()
@@ -125,7 +125,8 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def _jsonable(detail: dict[str, object]) -> dict[str, object]:
-    return json.loads(json.dumps(detail, default=str))
+    plain: dict[str, object] = json.loads(json.dumps(detail, default=str))
+    return plain
 
 
 def _event_payload(finding: Finding) -> dict[str, object]:

@@ -211,7 +211,8 @@ def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool
     epoch = last.get("epoch") if isinstance(last, dict) else None
     if not isinstance(epoch, (int, float)):
         return True
-    return clock.now().timestamp() - epoch >= config.get("llm.interval_days") * 86400
+    interval_seconds = float(config.get("llm.interval_days")) * 86400
+    return clock.now().timestamp() - epoch >= interval_seconds
 
 
 def start_due_llm_sweep(config: Config, project: ProjectDir, rules: list[Any], cwd: Path) -> bool:

@@ -8,12 +8,14 @@ is keyed by `root:<store path>`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from curator import atomic
 from curator.config import Config
 from curator.hashing import sha256_text
 
@@ -84,8 +86,25 @@ class ProjectDir:
         return self.root / "backups"
 
 
+STORES_FILE = "stores.json"
+
+
 def project_dir(config: Config, repo: Path | None, store: Path) -> ProjectDir:
-    return ProjectDir(storage_root(config) / "curator" / project_key(repo, store))
+    """The state folder of a store. Keyed by its repository when known; a store seen
+    before with its repository keeps that key when named from outside the repository
+    (`curator findings --store …` from another folder)."""
+    base = storage_root(config) / "curator"
+    known = atomic.read_json(base / STORES_FILE)
+    known = known if isinstance(known, dict) else {}
+    if repo is None:
+        remembered = known.get(str(store))
+        key = remembered if isinstance(remembered, str) else project_key(None, store)
+        return ProjectDir(base / key)
+    key = project_key(repo, store)
+    if known.get(str(store)) != key:
+        with contextlib.suppress(OSError):  # only a convenience for later look-ups
+            atomic.write_json(base / STORES_FILE, {**known, str(store): key})
+    return ProjectDir(base / key)
 
 
 def project_for(store: Path, config: Config, repo_override: Path | None, cwd: Path) -> ProjectDir:

@@ -117,3 +117,18 @@ def test_event_lines_never_tear_under_concurrent_writers(tmp_path: Path) -> None
     assert len(lines) == 1200
     assert all(json.loads(line)["payload"]["pad"] == "x" * 3000 for line in lines)
     assert EventLog(log).emit("curator.test", {}) is True
+
+
+def test_findings_for_a_named_store_from_anywhere(env: Env, tmp_path: Path) -> None:
+    env.curator("scan")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = env._run(
+        "findings", "list", "--store", str(env.store), "--output-format", "json",
+        cwd=elsewhere, env=env.env(),
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    assert len(run.json()) == 2
+    none = env._run("findings", "list", cwd=elsewhere, env=env.env())
+    assert none.code == 2
+    assert "no memory store for this project" in none.stderr

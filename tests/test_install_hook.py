@@ -84,3 +84,14 @@ def test_plugin_hooks_json_declares_the_same_hook() -> None:
     assert skill.startswith("---\nname: curator\ndescription: ")
     for command in ("/curator review", "/curator scan", "/curator calibrate"):
         assert f"## `{command}`" in skill
+
+
+def test_a_custom_command_is_installed_once(
+    tmp_path: Path, run_curator: Callable[..., Run]
+) -> None:
+    command = "/opt/curator/bin/curator hook session-start"
+    assert run_curator("install-hook", "--command", command).code == 0
+    assert run_curator("install-hook", "--command", command).code == 0
+    settings = json.loads((tmp_path / "claude" / "settings.json").read_text())
+    [group] = settings["hooks"]["SessionStart"]
+    assert group["hooks"][0]["command"] == command

@@ -133,6 +133,9 @@ def test_changes_fail_closed_when_the_file_changed(tmp_path: Path) -> None:
     assert not (tmp_path / "state").exists()
     with pytest.raises(UserError):
         prune(project, store, "../outside.md", None)
+    (store / "a.md").unlink()
+    with pytest.raises(StaleFile, match="no longer exists"):
+        prune(project, store, "a.md", shown)
 
 
 def test_reclassify_nested_metadata_type(tmp_path: Path) -> None:

@@ -111,6 +111,9 @@ def review(store_path: Path | None, config_path: Path | None) -> None:
         except UserError as exc:
             click.secho(f"  not done: {exc.message}", fg="yellow")
             outcome = "skipped"
+        except click.ClickException as exc:  # the editor could not be started
+            click.secho(f"  not done: {exc.format_message()}", fg="yellow")
+            outcome = "skipped"
         done[outcome] = done.get(outcome, 0) + 1
     summary = ", ".join(f"{n} {what}" for what, n in sorted(done.items())) or "nothing done"
     click.echo(f"\ncurator: review finished: {summary}.")
@@ -138,7 +141,8 @@ def act(
     if action == "prune":
         if not click.confirm(f"  delete {rel} and its MEMORY.md line?", default=False):
             return "deferred"
-        expect(store / INDEX_NAME, index_sha)
+        if index_sha is not None or (store / INDEX_NAME).exists():
+            expect(store / INDEX_NAME, index_sha)  # prune rewrites the index too
         backup, lines = prune(project, store, rel, shown_sha)
         change_status(project, [finding.id], "resolved", f"pruned {rel}", by="review")
         removed = f", removed MEMORY.md line {', '.join(map(str, lines))}" if lines else ""
