@@ -116,7 +116,7 @@ def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[
                 start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
         else:
             rules = _rules(config, folder, ruleset)
-            report = _scan(config, payload, store, started, events, folder, rules, state)
+            report = _scan(config, payload, store, started, events, folder, rules, ruleset, state)
             llm_rules = any(r.tier == "llm" for r in rules)
             start_due_llm_sweep(config, project, rules, payload.cwd)
         after = store_signature(ruleset, today, store, repo, state, project.manifest)
@@ -146,15 +146,15 @@ def _scan(
     events: Any,
     folder: Path,
     rules: list[Any],
+    ruleset: str,
     state: str,
 ) -> Any:
     """The cheap tier under the budget, persisted; returns the ScanReport."""
     from curator.linting import Target
-    from curator.run_cache import ResultCache, ruleset_key
+    from curator.run_cache import ResultCache
     from curator.scanning import scan_target
     from curator.selection import select_rules
 
-    ruleset = ruleset_key(config)
     selected = select_rules(
         rules,
         list(config.get("select")) or None,
@@ -179,8 +179,8 @@ def _scan(
 
 
 def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, Any]]:
-    """(whether this hook should scan, the previous watermark). A claim is recorded at
-    once, keeping the previous signature, so racing hooks skip instead of piling up."""
+    """(whether this hook should scan, the previous watermark, whose signature decides
+    the fast path). The claim is recorded at once so racing hooks within the gap skip."""
     now = clock.now()
     with atomic.locked(project.lock):
         last = atomic.read_json(project.last_cheap_scan)
