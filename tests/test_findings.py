@@ -132,3 +132,26 @@ def test_findings_for_a_named_store_from_anywhere(env: Env, tmp_path: Path) -> N
     none = env._run("findings", "list", cwd=elsewhere, env=env.env())
     assert none.code == 2
     assert "no memory store for this project" in none.stderr
+
+
+def test_two_sessions_acknowledging_at_once_change_it_once(env: Env, tmp_path: Path) -> None:
+    env.curator("scan")
+    finding = env.findings()[0]
+    base = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    base.update(
+        HOME=str(tmp_path / "home"),
+        CLAUDE_CONFIG_DIR=str(env.claude),
+        XDG_CONFIG_HOME=str(tmp_path / "xdg"),
+        **env.env(),
+    )
+    command = [sys.executable, "-m", "curator", "findings", "ack", finding["id"]]
+    procs = [
+        subprocess.Popen(command, cwd=env.repo, env=base, stdout=subprocess.PIPE) for _ in range(4)
+    ]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    for p in procs:
+        assert p.stdout is not None
+        p.stdout.close()
+    acks = [e for e in env.events() if e["event_type"] == "curator.finding.acknowledged"]
+    assert len(acks) == 1
+    assert {f["id"]: f["status"] for f in env.findings()}[finding["id"]] == "acknowledged"

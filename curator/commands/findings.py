@@ -112,6 +112,7 @@ def change_status(
     from curator.config import load_config
     from curator.events import event_log
 
+    changed = []
     with open_store(project) as store:
         chosen = [_find(store, i) for i in ids]
         for finding in chosen:
@@ -120,11 +121,12 @@ def change_status(
             finding.status = status
             finding.resolution = {"by": by, "at": timestamp(), "reason": reason, "status": status}
             store.touch(finding)
+            changed.append(finding)
     events = event_log(load_config(None, Path.cwd()))
     event = (
         "curator.finding.acknowledged" if status == "acknowledged" else "curator.finding.resolved"
     )
-    for finding in chosen:
+    for finding in changed:
         events.emit(
             event,
             {
