@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -48,12 +49,24 @@ def read_json(path: Path) -> Any:
 
 
 @contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive flock on `path` (created if needed) for the block."""
+def locked(path: Path, timeout: float = 30.0) -> Iterator[None]:
+    """Hold an exclusive flock on `path` (created if needed) for the block.
+
+    Waits at most `timeout` seconds, then raises TimeoutError: a stuck process must not
+    hang every session start behind it.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(f"{path} is locked by another process") from None
+                time.sleep(0.005)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock

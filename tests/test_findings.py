@@ -155,3 +155,11 @@ def test_two_sessions_acknowledging_at_once_change_it_once(env: Env, tmp_path: P
     acks = [e for e in env.events() if e["event_type"] == "curator.finding.acknowledged"]
     assert len(acks) == 1
     assert {f["id"]: f["status"] for f in env.findings()}[finding["id"]] == "acknowledged"
+
+
+def test_a_held_lock_times_out_instead_of_hanging(tmp_path: Path) -> None:
+    from curator import atomic
+
+    lock = tmp_path / ".lock"
+    with atomic.locked(lock), pytest.raises(TimeoutError), atomic.locked(lock, timeout=0.05):
+        pass  # flock locks belong to open file descriptions: the inner one must wait
