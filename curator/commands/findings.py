@@ -72,7 +72,8 @@ def list_command(
         return
     for finding in chosen:
         click.echo(line_of(finding))
-    click.echo(f"{len(chosen)} {status if status != 'all' else ''} finding(s)".replace("  ", " "))
+    label = "" if status == "all" else f"{status} "
+    click.echo(f"{len(chosen)} {label}finding(s)")
 
 
 @findings.command("show")
