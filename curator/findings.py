@@ -71,6 +71,7 @@ class FindingsStore:
     project: ProjectDir
     findings: dict[str, Finding] = field(default_factory=dict)
     dirty: set[str] = field(default_factory=set)
+    unreadable: set[str] = field(default_factory=set)  # finding files that do not parse
 
     def by_hash(self) -> dict[str, list[Finding]]:
         out: dict[str, list[Finding]] = {}
@@ -107,7 +108,12 @@ class FindingsStore:
             atomic.write_json(path, self.findings[finding_id].to_json())
         # The manifest goes last: its mtime then covers every rename above.
         records = {i: f.to_json() for i, f in sorted(self.findings.items())}
-        atomic.write_json(self.project.manifest, {"version": MANIFEST_VERSION, "findings": records})
+        manifest = {
+            "version": MANIFEST_VERSION,
+            "findings": records,
+            "unreadable": sorted(self.unreadable),  # left in place for a person to look at
+        }
+        atomic.write_json(self.project.manifest, manifest)
         self.dirty.clear()
 
 
@@ -127,21 +133,26 @@ def load(project: ProjectDir) -> FindingsStore:
     ids = {n[:-5] for n in names if n.endswith(".json") and is_ulid(n[:-5])}
     manifest = _trusted_manifest(project, ids, folder_mtime)
     if manifest is not None:
-        for finding_id, record in manifest.items():
+        records, unreadable = manifest
+        for finding_id, record in records.items():
             finding = Finding.from_json(record)
             if finding is not None:
                 store.findings[finding_id] = finding
+        store.unreadable = unreadable
         return store
     for finding_id in sorted(ids):
         finding = Finding.from_json(atomic.read_json(project.findings / f"{finding_id}.json"))
         if finding is not None and finding.id == finding_id:
             store.findings[finding_id] = finding
+        else:
+            store.unreadable.add(finding_id)
     return store
 
 
 def _trusted_manifest(
     project: ProjectDir, ids: set[str], folder_mtime: int
-) -> dict[str, Any] | None:
+) -> tuple[dict[str, Any], set[str]] | None:
+    """(records, unreadable ids) when the manifest matches the folder, else None."""
     try:
         manifest_mtime = os.stat(project.manifest).st_mtime_ns
     except FileNotFoundError:
@@ -152,9 +163,12 @@ def _trusted_manifest(
     if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION:
         return None
     records = data.get("findings")
-    if not isinstance(records, dict) or set(records) != ids:
+    unreadable = data.get("unreadable", [])
+    if not isinstance(records, dict) or not isinstance(unreadable, list):
         return None
-    return records
+    if set(records) | set(unreadable) != ids:
+        return None
+    return records, {str(i) for i in unreadable}
 
 
 @contextmanager

@@ -292,3 +292,19 @@ def test_cached_runs_agree_with_a_full_scan(env: Env) -> None:
     assert {f["deduped_hash"]: f["status"] for f in env.findings()} == state
     completes = [e["payload"] for e in env.events() if e["event_type"] == "curator.scan.complete"]
     assert [c["reused"] for c in completes] == [False, False, True, False]
+
+
+def test_a_corrupt_finding_file_does_not_break_the_hook(env: Env) -> None:
+    env.hook()
+    victim = next((env.project / "findings").glob("*.json"))
+    victim.write_text("{not json")
+    (env.project / "manifest.json").unlink()  # so the folder is read again
+    run = env.hook()
+    assert run.code == 0
+    assert run.json()["hookSpecificOutput"]["additionalContext"] == POINTER
+    assert victim.read_text() == "{not json"  # left for a person to look at
+    assert env.events()[-1]["payload"]["findings_new"] == 1  # its finding was re-created
+    manifest = json.loads((env.project / "manifest.json").read_text())
+    assert manifest["unreadable"] == [victim.stem]
+    env.hook()
+    assert env.events()[-1]["payload"]["findings_new"] == 0
