@@ -163,3 +163,20 @@ def test_a_held_lock_times_out_instead_of_hanging(tmp_path: Path) -> None:
     lock = tmp_path / ".lock"
     with atomic.locked(lock), pytest.raises(TimeoutError), atomic.locked(lock, timeout=0.05):
         pass  # flock locks belong to open file descriptions: the inner one must wait
+
+
+def test_a_rule_that_could_not_run_in_full_resolves_nothing(env: Env, tmp_path: Path) -> None:
+    """A link into the repository can only be judged with the repository at hand."""
+    (env.store / "MEMORY.md").write_text(
+        "# Memory\n- [Freeze](freeze.md) — f\n- [Log](../../../../repo/gone.md) — g\n"
+    )
+    env.curator("scan")
+    by_kind = {f["kind"]: f for f in env.findings()}
+    assert by_kind["broken_index"]["detail"]["target"] == "../../../../repo/gone.md"
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = env._run("scan", str(env.store), "--output-format", "json", cwd=elsewhere, env=env.env())
+    assert run.code == 0, run.stderr
+    assert "CUR010" in run.json()[0]["skipped_rules"]
+    assert {f["kind"]: f["status"] for f in env.findings()}["broken_index"] == "open"

@@ -81,6 +81,10 @@ def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
             if mode == "broken" and not absolute.exists():
                 yield _hit(index, entry)
             continue
+        if repo is None and mode == "broken":
+            # Cannot be judged without the repository: this rule did not run in full, so
+            # its persisted findings must not be resolved by this run.
+            ctx.skipped.add(rule.code)
         inside_repo = repo is not None and absolute.is_relative_to(repo)
         if inside_repo:
             if mode == "broken" and not absolute.exists():
