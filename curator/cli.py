@@ -13,9 +13,20 @@ from curator import __version__
 
 # name -> "module:attribute"; the help line is shown without importing the module.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "findings": (
+        "curator.commands.findings:findings",
+        "List, show, acknowledge, resolve findings.",
+    ),
+    "hook": ("curator.commands.hook:hook", "Claude Code hook entry points (session-start)."),
+    "install-hook": (
+        "curator.commands.install_hook:install_hook",
+        "Add the SessionStart hook to Claude Code settings.",
+    ),
     "lint": ("curator.commands.lint:lint", "Lint memory stores or files."),
+    "review": ("curator.commands.review:review", "Walk through open findings interactively."),
     "rule": ("curator.commands.rules:rule", "Show a rule's documentation."),
     "rules": ("curator.commands.rules:rules", "List rules or run their self-tests."),
+    "scan": ("curator.commands.scan:scan", "Scan with every rule and persist findings."),
 }
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from curator import clock, templates
-from curator.checks import get_check
+from curator.checks import MEMORY_SCOPED, get_check
 from curator.config import Config
 from curator.models import Diagnostic, Hit, Memory, Rule, Severity, Store
 from curator.patterns import PatternTimeout
@@ -29,6 +30,9 @@ class Context:
     today: date = field(default_factory=clock.today)
     repo_root: Path | None = None
     notes: list[str] = field(default_factory=list)  # one-line stderr notes (skipped rules)
+    # Codes of rules that did not run in full (skipped for lack of a repo root, over the
+    # budget, failed). Their old findings must not be resolved. A check that skips adds here.
+    skipped: set[str] = field(default_factory=set)
 
     def memories(self, rule: Rule) -> Iterable[Memory]:
         return (m for m in self.store.memories if rule.applies_to(m))
@@ -39,6 +43,8 @@ def run_checks(
     rules: list[Rule],
     all_rules: list[Rule] | None = None,
     only: set[Path] | None = None,
+    deadline: float | None = None,
+    memo: MemoryMemo | None = None,
 ) -> list[Diagnostic]:
     """Run the selected `rules` on the context's store.
 
@@ -52,16 +58,60 @@ def run_checks(
     for rule in rules:
         if rule.check == "engine":
             continue
-        diagnostics.extend(_run_rule(ctx, rule, by_code if RULE_FAILED in selected else {}))
+        if deadline is not None and time.monotonic() >= deadline:
+            ctx.skipped.add(rule.code)
+            continue
+        failed_rule = by_code if RULE_FAILED in selected else {}
+        if memo is not None and rule.check in MEMORY_SCOPED:
+            diagnostics.extend(_run_memoized(ctx, rule, failed_rule, memo))
+        else:
+            diagnostics.extend(_run_rule(ctx, rule, failed_rule))
 
     suppressions = _suppressions(ctx.store)
     diagnostics = apply_suppressions(diagnostics, suppressions)
     unused = by_code.get(UNUSED_SUPPRESSION)
     if unused is not None and UNUSED_SUPPRESSION in selected:
-        diagnostics.extend(_unused(unused, suppressions, selected, ctx.store.root))
+        ran = selected - ctx.skipped  # a skipped rule cannot prove a suppression unused
+        if ctx.skipped:
+            ctx.skipped.add(UNUSED_SUPPRESSION)  # so it did not run in full either
+        diagnostics.extend(_unused(unused, suppressions, ran, ctx.store.root))
     if only is not None:
         diagnostics = [d for d in diagnostics if d.path in only]
     return sorted(diagnostics, key=Diagnostic.sort_key)
+
+
+class MemoryMemo(Protocol):
+    """Per-memory results of memory-scoped rules (see `run_cache.MemoryMemo`)."""
+
+    def get(self, code: str, memory: Memory) -> list[Diagnostic] | None: ...
+
+    def put(self, code: str, memory: Memory, diagnostics: list[Diagnostic]) -> None: ...
+
+
+def _run_memoized(
+    ctx: Context, rule: Rule, by_code: dict[str, Rule], memo: MemoryMemo
+) -> list[Diagnostic]:
+    """Run a memory-scoped rule on the memories the memo does not know, reuse the rest."""
+    reused: list[Diagnostic] = []
+    stale: list[Memory] = []
+    for memory in ctx.store.memories:
+        known = memo.get(rule.code, memory)
+        if known is None:
+            stale.append(memory)
+        else:
+            reused.extend(known)
+    if not stale:
+        return reused
+    sub = replace(ctx, store=replace(ctx.store, memories=tuple(stale)))
+    fresh = _run_rule(sub, rule, by_code)
+    by_path: dict[Path, list[Diagnostic]] = {m.path: [] for m in stale}
+    for diagnostic in fresh:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    # Remember only a complete run whose every hit sits in the memory it is about.
+    if rule.code not in ctx.skipped and len(by_path) == len(stale):
+        for memory in stale:
+            memo.put(rule.code, memory, by_path[memory.path])
+    return reused + fresh
 
 
 def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagnostic]:
@@ -70,11 +120,13 @@ def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagno
         for hit in get_check(rule.check).check(rule, ctx):
             out.append(to_diagnostic(rule, hit, ctx.store.root))
     except PatternTimeout as exc:
+        ctx.skipped.add(rule.code)
         failed = by_code.get(RULE_FAILED)
         if failed is not None:
             detail = {"rule": rule.code, "reason": f"pattern timed out: {exc}"}
             out.append(to_diagnostic(failed, Hit(rule.source, 1, detail=detail), ctx.store.root))
     except templates.TemplateError as exc:
+        ctx.skipped.add(rule.code)
         failed = by_code.get(RULE_FAILED)
         if failed is not None:
             detail = {"rule": rule.code, "reason": f"message template failed: {exc}"}

@@ -15,6 +15,7 @@ from curator.engine import Context, run_checks
 from curator.errors import UserError
 from curator.models import Diagnostic, Rule
 from curator.repositories import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
+from curator.run_cache import ResultCache
 from curator.store import read_store
 
 
@@ -26,12 +27,24 @@ class Target:
     only: frozenset[Path] | None = None
 
 
+@dataclass(frozen=True)
+class StoreRun:
+    """What one store's run needs for persisting: which rules ran in full, on what."""
+
+    store: Path
+    repo_root: Path | None
+    diagnostics: tuple[Diagnostic, ...]
+    ran: frozenset[str]  # codes of rules that ran in full on this store
+    only: frozenset[str] | None  # store-relative files the run was limited to
+
+
 @dataclass
 class LintResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # printed once on stderr
     stores: list[Path] = field(default_factory=list)
     memories: int = 0
+    runs: list[StoreRun] = field(default_factory=list)
 
 
 def resolve_targets(
@@ -86,11 +99,6 @@ def _all_targets(paths: list[Path]) -> list[Target]:
     return [Target(s) for s in found]
 
 
-def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
-    """The repository whose files a store's memories talk about (see `repositories`)."""
-    return locate_repository(store, config, override, cwd).root
-
-
 def lint(
     targets: list[Target],
     rules: list[Rule],
@@ -99,8 +107,14 @@ def lint(
     today: date,
     repo_root: Path | None = None,
     cwd: Path | None = None,
+    deadline: float | None = None,
+    cache: ResultCache | None = None,
 ) -> LintResult:
-    """Lint each target store with the selected rules; reference rules need a repository."""
+    """Lint each target store with the selected rules; reference rules need a repository.
+
+    `deadline` (monotonic seconds) skips rules not started by then; `cache` reuses a
+    store's last full results when nothing they depend on changed.
+    """
     cwd = cwd or Path.cwd()
     result = LintResult()
     skipped: list[tuple[Path, RepoChoice]] = []
@@ -113,10 +127,20 @@ def lint(
             if len(chosen) < len(selected) and choice.reason != "none":
                 skipped.append((store.root, choice))
         ctx = Context(store=store, config=config, today=today, repo_root=choice.root)
-        only = None
-        if target.only is not None:
-            only = set(target.only)
-        result.diagnostics.extend(run_checks(ctx, chosen, rules, only))
+        only = set(target.only) if target.only is not None else None
+        if cache is not None and only is None:
+            found = cache.run(ctx, chosen, rules, deadline)
+        else:
+            found = run_checks(ctx, chosen, rules, only, deadline)
+        # Rules dropped for want of a repository did not run: their findings stay open.
+        ran = frozenset(r.code for r in chosen) - ctx.skipped
+        result.diagnostics.extend(found)
+        rels = None
+        if only is not None:
+            rels = frozenset(
+                p.relative_to(store.root).as_posix() for p in only if p.is_relative_to(store.root)
+            )
+        result.runs.append(StoreRun(store.root, choice.root, tuple(found), ran, rels))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
         result.stores.append(store.root)
         result.memories += len(store.memories)

@@ -187,6 +187,7 @@ class Rule:
     prompt: str | None = None
     docs: str = ""
     fixable: bool = False
+    persist: bool = True  # False: about curator's run, not a memory; never a finding
     tests: tuple[RuleTest, ...] = ()
 
     def applies_to(self, memory: Memory) -> bool:

@@ -16,9 +16,7 @@ from curator.models import Memory
 # One line only: a code span never crosses a line in the memories we read.
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 # Classes exclude their own opening delimiters so hostile lines scan in linear time.
-_LINK = re.compile(
-    r"!?\[[^\[\]\n]*\]\(\s*<?(?P<target>[^()\[\]\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)"
-)
+_LINK = re.compile(r"!?\[[^\[\]\n]*\]\(\s*<?(?P<target>[^()\[\]\s<>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>`\"'\[\]{}|\\^]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?*_~'\""
 _CACHE_MAX = 20000

@@ -16,6 +16,7 @@ from curator.checks import CHECKS, get_check
 from curator.config import Config, rule_override
 from curator.errors import UserError
 from curator.models import MEMORY_TYPES, Rule, RuleTest, Severity
+from curator.rule_files import builtin_rules_dir, rule_files
 from curator.yamlio import load_file
 
 KEYS = {
@@ -34,27 +35,12 @@ KEYS = {
     "docs": str,
     "tests": list,
     "fixable": bool,
+    "persist": bool,
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
 TEST_KEYS = {"name", "files", "expect", "today", "params", "repo", "config"}
 EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
-
-
-def builtin_rules_dir() -> Path:
-    """`curator/_rules` in an installed wheel; `rules/` beside the package in a checkout."""
-    package = Path(__file__).resolve().parent
-    shipped = package / "_rules"
-    return shipped if shipped.is_dir() else package.parent / "rules"
-
-
-def rule_files(folders: list[Path]) -> list[Path]:
-    files: list[Path] = []
-    for folder in folders:
-        if not folder.is_dir():
-            raise UserError("rule folder not found", folder)
-        files.extend(sorted(folder.rglob("*.yaml")))
-    return files
 
 
 def load_rules(config: Config | None = None) -> list[Rule]:
@@ -159,6 +145,7 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         prompt=data.get("prompt"),
         docs=data["docs"].strip(),
         fixable=bool(data.get("fixable", False)),
+        persist=bool(data.get("persist", True)),
         tests=tuple(_tests(data.get("tests", []), lines, fail)),
     )
 

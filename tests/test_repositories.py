@@ -9,8 +9,9 @@ import pytest
 
 from curator.config import Config, load_config
 from curator.discovery import project_slug
-from curator.linting import Target, lint, repo_root_for
+from curator.linting import Target, lint
 from curator.models import Rule, Severity
+from curator.repositories import repo_root_for
 from curator.rulebook import load_rules
 from tests.conftest import memory, write_files
 

@@ -37,6 +37,11 @@ CHECKS: dict[str, str] = {
     "engine": "curator.checks.engine",
 }
 
+# Checks whose hits about a memory depend on that memory alone (plus the day, the config
+# and the repository), so their results can be cached per memory file. A check that
+# reads the index or compares memories must not be listed.
+MEMORY_SCOPED: frozenset[str] = frozenset({"dates", "frontmatter", "metric", "pattern"})
+
 
 def get_check(name: str) -> Check:
     return cast(Check, importlib.import_module(CHECKS[name]))

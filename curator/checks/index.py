@@ -66,6 +66,10 @@ def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
     for entry, rel, absolute in index.resolved:
         if not _looks_like_file(entry.target):
             continue
+        if rel is None and repo is None and mode == "broken":
+            # Cannot be judged without the repository: this rule did not run in full, so
+            # its persisted findings must not be resolved by this run.
+            ctx.skipped.add(rule.code)
         if rel is not None or (repo is not None and absolute.startswith(repo)):
             # inside the store, or inside the repository: stat'ed, never read
             if mode == "broken" and not os.path.exists(absolute):

@@ -20,9 +20,10 @@ from curator.commands.common import (
     today_option,
     user_errors,
 )
+from curator.config import Config
+from curator.linting import LintResult, Target, resolve_targets
 from curator.linting import lint as run_lint
-from curator.linting import resolve_targets
-from curator.models import Diagnostic, Severity
+from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import FORMATS, ReportContext, get_reporter
 from curator.rulebook import load_rules
 from curator.selection import select_rules, validate_tokens
@@ -46,6 +47,41 @@ def statistics(diagnostics: list[Diagnostic]) -> str:
     width = max((len(str(n)) for n in counts.values()), default=1)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in rows)
+
+
+def persist_lint(
+    targets: list[Target],
+    rules: list[Rule],
+    selected: list[Rule],
+    config: Config,
+    today: date,
+    repo_root: Path | None,
+    cwd: Path,
+) -> LintResult:
+    """Lint store by store, recording findings and events for each."""
+    from curator.events import event_log
+    from curator.scanning import scan_target
+
+    events = event_log(config)
+    merged = LintResult()
+    for target in targets:
+        result, _ = scan_target(
+            target,
+            rules,
+            selected,
+            config,
+            today,
+            mode="lint",
+            events=events,
+            cwd=cwd,
+            repo_root=repo_root,
+        )
+        merged.diagnostics.extend(result.diagnostics)
+        merged.notes.extend(n for n in result.notes if n not in merged.notes)
+        merged.stores.extend(result.stores)
+        merged.memories += result.memories
+        merged.runs.extend(result.runs)
+    return merged
 
 
 @click.command()
@@ -90,6 +126,11 @@ def statistics(diagnostics: list[Diagnostic]) -> str:
     help="Lint every store under <config>/projects/ (or under the given folder).",
 )
 @click.option(
+    "--persist",
+    is_flag=True,
+    help="Record the diagnostics as findings (and events), as the hook and scan do.",
+)
+@click.option(
     "--color/--no-color",
     default=None,
     help="Colour the output [default: on a terminal, unless NO_COLOR].",
@@ -110,6 +151,7 @@ def lint(
     today: date | None,
     repo_root: Path | None,
     all_stores: bool,
+    persist: bool,
     color: bool | None,
 ) -> None:
     """Lint memory stores or single memory files.
@@ -134,7 +176,11 @@ def lint(
         rules, chosen["--select"], chosen["--extend-select"], chosen["--ignore"], include_llm=llm
     )
     targets = resolve_targets(list(paths), config, cwd, all_stores)
-    result = run_lint(targets, rules, selected, config, today or clock.today(), repo_root, cwd)
+    day = today or clock.today()
+    if persist:
+        result = persist_lint(targets, rules, selected, config, day, repo_root, cwd)
+    else:
+        result = run_lint(targets, rules, selected, config, day, repo_root, cwd)
     for note in result.notes:
         click.echo(f"curator: {note}", err=True)
 

@@ -1,0 +1,173 @@
+"""`curator findings list|show|ack|resolve`: the scriptable side of review.
+
+The `/curator` skill drives these with `--output-format json`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from curator.commands.common import config_from, config_option, user_errors
+from curator.errors import UserError
+from curator.findings import STATUSES, Finding, FindingsStore, load, open_store, timestamp
+from curator.storage import ProjectDir
+
+FORMAT = click.option(
+    "--output-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    help="Output format.",
+)
+STORE = click.option(
+    "--store",
+    "store_path",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="The memory store [default: the current project's].",
+)
+
+
+def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
+    """The state folder of the store named, else of the current project's store."""
+    from curator.linting import resolve_targets
+    from curator.storage import project_for
+
+    cwd = Path.cwd()
+    config = config_from(config_path)
+    targets = resolve_targets([store_path] if store_path else [], config, cwd)
+    return project_for(targets[0].store, config, None, cwd)
+
+
+def line_of(finding: Finding) -> str:
+    where = f"{finding.file}:{finding.line}" if finding.file else ",".join(finding.memory_files)
+    head = f"{finding.id}  {finding.status:<12} {finding.code} {finding.kind:<20}"
+    return f"{head} {where}  {finding.message}"
+
+
+@click.group()
+def findings() -> None:
+    """List, show, acknowledge and resolve persisted findings."""
+
+
+@findings.command("list")
+@click.option(
+    "--status",
+    type=click.Choice([*STATUSES, "all"]),
+    default="open",
+    help="Which findings to list [default: open].",
+)
+@STORE
+@config_option
+@FORMAT
+@user_errors
+def list_command(
+    status: str, store_path: Path | None, config_path: Path | None, output_format: str
+) -> None:
+    """List findings, oldest first."""
+    chosen = load(project_of(store_path, config_path)).sorted(None if status == "all" else status)
+    if output_format == "json":
+        click.echo(json.dumps([f.to_json() for f in chosen], indent=2))
+        return
+    for finding in chosen:
+        click.echo(line_of(finding))
+    label = "" if status == "all" else f"{status} "
+    click.echo(f"{len(chosen)} {label}finding(s)")
+
+
+@findings.command("show")
+@click.argument("ids", nargs=-1, required=True)
+@STORE
+@config_option
+@FORMAT
+@user_errors
+def show_command(
+    ids: tuple[str, ...], store_path: Path | None, config_path: Path | None, output_format: str
+) -> None:
+    """Show findings in full."""
+    store = load(project_of(store_path, config_path))
+    chosen = [_find(store, i) for i in ids]
+    if output_format == "json":
+        click.echo(json.dumps([f.to_json() for f in chosen], indent=2))
+        return
+    for finding in chosen:
+        click.echo(line_of(finding))
+        for key, value in sorted(finding.detail.items()):
+            click.echo(f"    {key}: {value}")
+        if finding.resolution:
+            click.echo(f"    resolution: {json.dumps(finding.resolution)}")
+
+
+def _find(store: FindingsStore, finding_id: str) -> Finding:
+    finding = store.find(finding_id)
+    if finding is None:
+        raise UserError(f"no finding with id '{finding_id}' (or the prefix is ambiguous)")
+    return finding
+
+
+def change_status(
+    project: ProjectDir, ids: list[str], status: str, reason: str | None, by: str = "user"
+) -> list[Finding]:
+    """Set findings to `acknowledged` or `resolved` under the project lock, with events."""
+    from curator.config import load_config
+    from curator.events import event_log
+
+    changed = []
+    with open_store(project) as store:
+        chosen = [_find(store, i) for i in ids]
+        for finding in chosen:
+            if finding.status == status:
+                continue  # a second session acknowledging the same finding changes nothing
+            finding.status = status
+            finding.resolution = {"by": by, "at": timestamp(), "reason": reason, "status": status}
+            store.touch(finding)
+            changed.append(finding)
+    events = event_log(load_config(None, Path.cwd()))
+    event = (
+        "curator.finding.acknowledged" if status == "acknowledged" else "curator.finding.resolved"
+    )
+    for finding in changed:
+        events.emit(
+            event,
+            {
+                "finding_id": finding.id,
+                "code": finding.code,
+                "kind": finding.kind,
+                "memory_files": finding.memory_files,
+                "deduped_hash": finding.deduped_hash,
+                "resolution": finding.resolution,
+            },
+        )
+    return chosen
+
+
+def _status_command(name: str, status: str, help_text: str) -> click.Command:
+    @click.command(name, help=help_text)
+    @click.argument("ids", nargs=-1, required=True)
+    @click.option("--reason", help="Why (kept with the finding).")
+    @STORE
+    @config_option
+    @FORMAT
+    @user_errors
+    def command(
+        ids: tuple[str, ...],
+        reason: str | None,
+        store_path: Path | None,
+        config_path: Path | None,
+        output_format: str,
+    ) -> None:
+        changed = change_status(project_of(store_path, config_path), list(ids), status, reason)
+        if output_format == "json":
+            click.echo(json.dumps([f.to_json() for f in changed], indent=2))
+            return
+        for finding in changed:
+            click.echo(f"{status} {finding.id} {finding.kind} {finding.message}")
+
+    return command
+
+
+findings.add_command(
+    _status_command("ack", "acknowledged", "Acknowledge findings: keep them, stop reporting them.")
+)
+findings.add_command(_status_command("resolve", "resolved", "Mark findings as resolved."))

@@ -1,0 +1,44 @@
+"""`curator hook session-start`: the Claude Code SessionStart hook.
+
+JSON on stdin, exactly one JSON object on stdout, exit 0 whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+
+@click.group()
+def hook() -> None:
+    """Claude Code hook entry points."""
+
+
+@hook.command("session-start")
+@click.option("--today", metavar="YYYY-MM-DD", help="Pretend today is this date.")
+def session_start_command(today: str | None) -> None:
+    """Run the cheap rules, persist findings, print the one-line pointer as hook JSON."""
+    started = time.monotonic()
+    output: dict[str, object] = {}
+    try:
+        if today:
+            from datetime import date
+
+            from curator import clock
+
+            clock.set_today(date.fromisoformat(today))
+        from curator.session_start import session_start
+
+        raw = sys.stdin.read() if not sys.stdin.isatty() else ""
+        output = session_start(raw, started)
+    except Exception as exc:  # the last net: a session start must never see a traceback
+        sys.stderr.write(f"curator: hook: internal error: {type(exc).__name__}: {exc}\n")
+    try:
+        sys.stdout.write(json.dumps(output) + "\n")
+        sys.stdout.flush()
+    except OSError:
+        pass
+    sys.exit(0)

@@ -1,0 +1,262 @@
+"""The Claude Code SessionStart hook as a library call: payload in, hook output out.
+
+It never raises: whatever goes wrong becomes an event and a line on stderr, and the
+output is still one valid JSON object. The cheap tier runs under `cheap.budget_ms`,
+measured from the hook's start; a project scanned less than
+`cheap.skip_if_session_age_under_seconds` ago is not scanned again (resume, clear and
+compact fire right after startup).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from curator import atomic, clock
+from curator.config import Config
+from curator.storage import ProjectDir
+
+EMPTY: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class Payload:
+    session_id: str | None
+    cwd: Path
+    source: str | None
+
+
+def parse_payload(raw: str) -> Payload:
+    """The fields curator uses; anything missing or malformed falls back to the process's."""
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    session = data.get("session_id")
+    source = data.get("source")
+    cwd_text = data.get("cwd")
+    cwd = Path(cwd_text) if isinstance(cwd_text, str) and cwd_text else Path.cwd()
+    if not cwd.is_dir():
+        cwd = Path.cwd()
+    return Payload(
+        session if isinstance(session, str) else None,
+        cwd,
+        source if isinstance(source, str) else None,
+    )
+
+
+def hook_output(context: str | None) -> dict[str, Any]:
+    if not context:
+        return dict(EMPTY)
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
+
+
+def session_start(raw: str, started: float) -> dict[str, Any]:
+    """Run the hook for one stdin payload; `started` is the process's monotonic start."""
+    if os.environ.get("CURATOR_NESTED") == "1":
+        return dict(EMPTY)  # curator's own `claude -p` session: stay out of it
+    from curator.config import load_config
+    from curator.discovery import project_store
+    from curator.errors import UserError
+
+    payload = parse_payload(raw)
+    try:
+        config = load_config(None, payload.cwd)
+    except UserError as exc:
+        _report_error(Config(), payload, f"configuration error: {exc}")
+        return dict(EMPTY)
+    try:
+        store = project_store(payload.cwd, config.path("memory_store"))
+        if store is None:
+            return dict(EMPTY)  # no memory for this project yet: nothing to say
+        return _run(config, payload, store.resolve(), started)
+    except UserError as exc:
+        _report_error(config, payload, str(exc))
+    except Exception as exc:  # the hook must never break a session start
+        _report_error(config, payload, f"internal error: {type(exc).__name__}: {exc}")
+    return dict(EMPTY)
+
+
+def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[str, Any]:
+    from curator import findings
+    from curator.events import event_log
+    from curator.repositories import repo_root_for
+    from curator.run_cache import cache_folder, repo_state, ruleset_key, store_signature
+    from curator.scan_report import ScanReport, write_watermark
+    from curator.storage import project_dir
+    from curator.surfacer import pointer
+
+    events = event_log(config, payload.session_id)
+    repo = repo_root_for(store, config, None, payload.cwd)
+    project = project_dir(config, repo, store)
+    claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
+    events.emit("curator.scan.started", {"mode": "session_start", "store": str(store)})
+    if not claimed:
+        report = ScanReport(mode="session_start", outcome="skipped", skip_reason="rate_gate")
+        report.open = findings.load(project).sorted("open")
+    else:
+        ruleset = ruleset_key(config)
+        state = repo_state(repo)
+        today = clock.today()
+        before = store_signature(ruleset, today, store, repo, state, project.manifest)
+        folder = cache_folder(project.root)
+        llm_rules = previous.get("llm_rules")
+        if previous.get("signature") == before and previous.get("outcome") == "ok":
+            # Nothing changed since the last full run: its findings still stand.
+            report = ScanReport(mode="session_start", outcome="ok", reused=True)
+            report.open = findings.load(project).sorted("open")
+            if llm_rules:
+                start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
+        else:
+            rules = _rules(config, folder, ruleset)
+            report = _scan(config, payload, store, started, events, folder, rules, ruleset, state)
+            llm_rules = any(r.tier == "llm" for r in rules)
+            start_due_llm_sweep(config, project, rules, payload.cwd)
+        after = store_signature(ruleset, today, store, repo, state, project.manifest)
+        signature = after if report.outcome == "ok" else None
+        write_watermark(project, report, signature=signature, llm_rules=bool(llm_rules))
+    report.duration_ms = round((time.monotonic() - started) * 1000)
+    events.emit("curator.scan.complete", report.payload(store))
+    text = pointer(
+        report.open,
+        config.get("surfacer.max_pointer_chars"),
+        config.get("surfacer.skip_when_zero"),
+    )
+    return hook_output(text)
+
+
+def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
+    from curator.run_cache import load_rules_cached
+
+    return load_rules_cached(config, folder, ruleset)
+
+
+def _scan(
+    config: Config,
+    payload: Payload,
+    store: Path,
+    started: float,
+    events: Any,
+    folder: Path,
+    rules: list[Any],
+    ruleset: str,
+    state: str,
+) -> Any:
+    """The cheap tier under the budget, persisted; returns the ScanReport."""
+    from curator.linting import Target
+    from curator.run_cache import ResultCache
+    from curator.scanning import scan_target
+    from curator.selection import select_rules
+
+    selected = select_rules(
+        rules,
+        list(config.get("select")) or None,
+        list(config.get("extend_select")),
+        list(config.get("ignore")),
+    )
+    _, report = scan_target(
+        Target(store),
+        rules,
+        selected,
+        config,
+        clock.today(),
+        mode="session_start",
+        events=events,
+        cwd=payload.cwd,
+        started=started,
+        deadline=started + config.get("cheap.budget_ms") / 1000,
+        cache=ResultCache(folder, ruleset, state),
+        announce=False,
+    )
+    return report
+
+
+def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, Any]]:
+    """(whether this hook should scan, the previous watermark, whose signature decides
+    the fast path). The claim is recorded at once so racing hooks within the gap skip."""
+    now = clock.now()
+    with atomic.locked(project.lock):
+        last = atomic.read_json(project.last_cheap_scan)
+        previous: dict[str, Any] = last if isinstance(last, dict) else {}
+        epoch = previous.get("epoch")
+        if isinstance(epoch, (int, float)) and 0 <= now.timestamp() - epoch < gap_seconds:
+            return False, previous
+        atomic.write_json(
+            project.last_cheap_scan,
+            {
+                "timestamp": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "epoch": now.timestamp(),
+                "outcome": "running",
+                "signature": None,
+            },
+        )
+    return True, previous
+
+
+def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool:
+    """An `llm`-tier rule exists, a provider may be used, and the last sweep is older
+    than `llm.interval_days` (or there was none)."""
+    if config.get("llm.provider") == "none":
+        return False
+    if not any(getattr(r, "tier", None) == "llm" for r in rules):
+        return False
+    last = atomic.read_json(project.last_llm_sweep)
+    epoch = last.get("epoch") if isinstance(last, dict) else None
+    if not isinstance(epoch, (int, float)):
+        return True
+    interval_seconds = float(config.get("llm.interval_days")) * 86400
+    return clock.now().timestamp() - epoch >= interval_seconds
+
+
+def start_due_llm_sweep(config: Config, project: ProjectDir, rules: list[Any], cwd: Path) -> bool:
+    """Start `curator scan` detached when the LLM sweep is due; never wait for it.
+
+    The session-start hook's critical path only pays for the spawn. The built-in pack has
+    no `llm`-tier rules until the LLM sweep lands, so today nothing is ever due.
+    """
+    if not llm_sweep_due(config, project, rules):
+        return False
+    import subprocess
+    import sys
+
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "curator", "scan", "--quiet"],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # survives the hook; Claude Code does not wait for it
+        )
+    except OSError:
+        return False
+    return True
+
+
+def _report_error(config: Config, payload: Payload, message: str) -> None:
+    import sys
+
+    from curator.events import event_log
+
+    sys.stderr.write(f"curator: hook: {message}\n")
+    # Even the log can be unwritable; the hook still answers.
+    with contextlib.suppress(Exception):
+        event_log(config, payload.session_id).emit(
+            "curator.scan.complete",
+            {
+                "mode": "session_start",
+                "outcome": "error",
+                "skip_reason": None,
+                "error": message,
+                "findings_new": 0,
+                "findings_resolved": 0,
+                "duration_ms": 0,
+            },
+        )
