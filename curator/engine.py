@@ -28,6 +28,9 @@ class Context:
     today: date = field(default_factory=clock.today)
     repo_root: Path | None = None
     notes: list[str] = field(default_factory=list)  # one-line stderr notes (skipped rules)
+    llm: Any = None  # an LLM provider to use instead of the configured one (rule self-tests)
+    # Work several rules share within one run (the pair sweep behind CUR401 and CUR402).
+    shared: dict[str, Any] = field(default_factory=dict)
 
     def memories(self, rule: Rule) -> Iterable[Memory]:
         return (m for m in self.store.memories if rule.applies_to(m))

@@ -148,6 +148,7 @@ class RuleTest:
     params: dict[str, Any]
     repo: dict[str, str] | None
     line: int
+    llm_answers: tuple[Any, ...] = ()  # canned model answers for an llm-tier rule's case
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ KEYS = {
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
-TEST_KEYS = {"name", "files", "expect", "today", "params", "repo"}
+TEST_KEYS = {"name", "files", "expect", "today", "params", "repo", "llm_answers"}
 EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
 
 
@@ -206,6 +206,9 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
             isinstance(e, dict) and set(e) <= EXPECT_KEYS for e in expect
         ):
             raise fail(f"expect must be a list of {{{', '.join(sorted(EXPECT_KEYS))}}}", where)
+        answers = case.get("llm_answers", [])
+        if not isinstance(answers, list):
+            raise fail("llm_answers must be a list of canned model answers", where)
         today = case.get("today")
         if today is not None and not isinstance(today, date):
             raise fail("today must be a date like 2026-06-01", where)
@@ -218,6 +221,7 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
                 params=dict(case.get("params") or {}),
                 repo=case.get("repo"),
                 line=lines.get(where, 1),
+                llm_answers=tuple(answers),
             )
         )
     return tests

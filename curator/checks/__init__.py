@@ -31,6 +31,8 @@ CHECKS: dict[str, str] = {
     "pattern": "curator.checks.pattern",
     "metric": "curator.checks.metric",
     "engine": "curator.checks.engine",
+    "pairs": "curator.checks.pairs",
+    "llm": "curator.checks.llm",
 }
 
 

@@ -1,0 +1,120 @@
+"""The pair sweep behind CUR401 and CUR402: candidates, requests, verdicts.
+
+Both rules read the same verdicts. Rules with the same prompt and candidate params share
+one sweep per run (memoized on the context), so selecting both costs one set of calls.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator import templates
+from curator.grouping import Group, plan_groups
+from curator.hashing import sha256_text
+from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
+from curator.llm.asking import get_asker, progress
+from curator.llm.providers import Request
+from curator.models import Memory, Rule
+from curator.similarity import DEFAULTS as SIMILARITY_DEFAULTS
+from curator.similarity import CandidateStats, candidates
+
+PARAMS: dict[str, Any] = {**SIMILARITY_DEFAULTS, "group_size": 10, "verdict": "contradict"}
+_END = "</memory"
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    a: Memory
+    b: Memory
+    verdict: str
+    rationale: str
+
+
+@dataclass
+class SweepResult:
+    verdicts: list[PairVerdict] = field(default_factory=list)
+    requests: int = 0  # requests planned
+    asked: int = 0  # requests that got an answer (cache or provider)
+    not_evaluated: int = 0
+    pairs_covered: int = 0
+    candidates: CandidateStats = field(default_factory=CandidateStats)
+    skipped: str | None = None
+
+
+def body_hash(memory: Memory) -> str:
+    return sha256_text(memory.body())
+
+
+def _block(text: str) -> str:
+    # A memory must not be able to close its own block and speak as the prompt.
+    return text.replace(_END, "<\\/memory")
+
+
+def prompt_values(members: tuple[Memory, ...]) -> dict[str, Any]:
+    return {
+        "memories": [
+            {
+                "number": i,
+                "file": _block(m.rel),
+                "name": _block(m.name or ""),
+                "description": _block(m.description or ""),
+                "type": m.type or "",
+                "body": _block(m.body().strip()),
+            }
+            for i, m in enumerate(members, start=1)
+        ],
+        "count": len(members),
+    }
+
+
+def _memo_key(rule: Rule) -> str:
+    params = {k: v for k, v in rule.params.items() if k != "verdict"}
+    blob = json.dumps([rule.prompt, params, rule.applies_to_types], sort_keys=True, default=str)
+    return "pairs:" + sha256_text(blob)
+
+
+def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
+    """Run (or reuse) the pair sweep for this rule's prompt and params."""
+    key = _memo_key(rule)
+    done = ctx.shared.get(key)
+    if done is not None:
+        return done  # type: ignore[no-any-return]
+    result = SweepResult()
+    ctx.shared[key] = result
+    asker = get_asker(ctx)
+    if not asker.available:
+        result.skipped = "no LLM provider"
+        return result
+    memories = list(ctx.memories(rule))
+    found = candidates(memories, rule.params)
+    result.candidates = found.stats
+    groups = plan_groups(found.ranked, int(rule.params["group_size"]))
+    result.requests = len(groups)
+    before = asker.stats.not_evaluated
+    for group in progress(groups, f"curator: {rule.name} pair sweep"):
+        answer = _ask(rule, group, asker, budget)
+        if answer is None:
+            continue
+        result.asked += 1
+        result.pairs_covered += group.pair_count
+        for a, b, verdict, rationale in answer:
+            ma, mb = group.members[a - 1], group.members[b - 1]
+            result.verdicts.append(PairVerdict(ma, mb, verdict, rationale))
+    result.not_evaluated = asker.stats.not_evaluated - before
+    return result
+
+
+def _ask(rule: Rule, group: Group, asker: Any, budget: int) -> Any:
+    prompt = templates.render(rule.prompt or "", prompt_values(group.members))
+    request = Request(model=asker.model, prompt=prompt, tool=GROUP_TOOL, schema=GROUP_SCHEMA)
+    size = len(group.members)
+    return asker.ask(
+        "pair sweep",
+        request,
+        tuple(m.rel for m in group.members),
+        [body_hash(m) for m in group.members],
+        lambda raw: pair_verdicts(raw, size),
+        budget,
+    )

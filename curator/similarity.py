@@ -1,0 +1,208 @@
+"""Pair candidates for the LLM sweep: which memories are worth asking a model about.
+
+Every memory becomes a TF-IDF vector over its name, description and body (Unicode words,
+lowercased, stopwords out, CJK as character bigrams), cut to its `top_k` heaviest tokens.
+Pairs are found through an inverted index over those tokens: only memories that share an
+indexed token are ever scored, tokens held by more than `max_df` of the store are not
+indexed, and each memory keeps its `per_memory` best neighbours. A pair's score is the
+cosine of the two vectors, times `same_type_boost` when both have the same type and
+`marker_boost` when one says always/prefer and the other never/avoid. Markers boost; they
+never gate: real contradictions rarely carry them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import regex
+
+from curator.models import Memory
+
+# English plus the commonest German and Spanish function words; memories mix languages.
+_STOPWORD_TEXT = """
+a about above after again against all also am an and any are as at be because been
+before being below between both but by can could did do does doing down during each
+few for from further had has have having he her here hers him his how i if in into is
+it its itself just me more most my no nor not now of off on once only or other our
+ours out over own same she should so some such than that the their theirs them then
+there these they this those through to too under until up very was we were what when
+where which while who whom why will with would you your yours e.g i.e etc via per
+apply how why
+der die das den dem des ein eine einen einem einer und oder aber nicht ist sind war
+wird werden mit von zu zum zur auf für fur im in an am bei als auch wie wenn dass so
+es er sie wir ihr ich du noch nur schon sich kein keine
+el la los las un una unos unas y o pero no es son está están con por para de del al
+en que se lo le les su sus como más muy ya si
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+POSITIVE = ("always", "prefer", "use", "do", "must", "should", "immer", "siempre", "usar")
+NEGATIVE = ("never", "avoid", "don't", "do not", "dont", "stop", "no longer", "nie", "nunca")
+
+_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_']*")
+_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
+_MARKUP = regex.compile(r"\*\*(?:why|how to apply):\*\*", regex.IGNORECASE)
+
+DEFAULTS: dict[str, Any] = {
+    "top_k": 24,
+    "max_df": 0.05,
+    "always_index_up_to": 10,
+    "per_memory": 2,
+    "min_score": 0.02,
+    "name_weight": 2.0,
+    "description_weight": 1.5,
+    "same_type_boost": 1.15,
+    "marker_boost": 1.2,
+    "positive_markers": list(POSITIVE),
+    "negative_markers": list(NEGATIVE),
+    "stopwords": [],
+}
+
+
+def _stem(word: str) -> str:
+    """A light English suffix strip so 'migrations' meets 'migration'; not a real stemmer."""
+    for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def tokens(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
+    """Normalized tokens: casefolded Unicode words minus stopwords; CJK runs as bigrams."""
+    out: list[str] = []
+    for word in _WORD.findall(_MARKUP.sub(" ", text).casefold()):
+        if _CJK.search(word):
+            for run in _CJK.findall(word):
+                out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+            continue
+        word = word.strip("'_")
+        if len(word) < 2 or word in stopwords or word.isdigit():
+            continue
+        out.append(_stem(word))
+    return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two memories worth a verdict, with the score that ranked them."""
+
+    a: Memory
+    b: Memory
+    score: float
+    shared: tuple[str, ...]  # the indexed tokens both hold, heaviest first
+
+
+@dataclass
+class CandidateStats:
+    memories: int = 0
+    pairs_examined: int = 0  # distinct pairs that received a score
+    indexed_tokens: int = 0
+    skipped_common_tokens: int = 0
+
+
+@dataclass
+class Candidates:
+    ranked: list[Candidate] = field(default_factory=list)
+    stats: CandidateStats = field(default_factory=CandidateStats)
+
+
+def params_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
+    return {**DEFAULTS, **{k: v for k, v in params.items() if k in DEFAULTS}}
+
+
+def _markers(text: str, words: Sequence[str]) -> bool:
+    lowered = text.casefold()
+    return any(regex.search(rf"(?<!\w){regex.escape(w.casefold())}(?!\w)", lowered) for w in words)
+
+
+def _vectors(
+    memories: Sequence[Memory], params: dict[str, Any], stopwords: frozenset[str]
+) -> list[dict[str, float]]:
+    counts: list[Counter[str]] = []
+    for m in memories:
+        bag: Counter[str] = Counter()
+        for text, weight in (
+            (m.name or "", params["name_weight"]),
+            (m.description or "", params["description_weight"]),
+            (m.body(), 1.0),
+        ):
+            for token in tokens(text, stopwords):
+                bag[token] += weight
+        counts.append(bag)
+    df: Counter[str] = Counter()
+    for bag in counts:
+        df.update(bag.keys())
+    n = len(memories)
+    vectors = []
+    for bag in counts:
+        weights = {
+            t: (1 + math.log(c)) * (math.log((n + 1) / (df[t] + 1)) + 1) for t, c in bag.items()
+        }
+        top = sorted(weights.items(), key=lambda item: (-item[1], item[0]))[: params["top_k"]]
+        norm = math.sqrt(sum(w * w for _, w in top)) or 1.0
+        vectors.append({t: w / norm for t, w in top})
+    return vectors
+
+
+def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates:
+    """Rank pairs of memories by similarity without scoring every pair."""
+    params = params_with_defaults(params)
+    stopwords = STOPWORDS | frozenset(w.casefold() for w in params["stopwords"])
+    result = Candidates(stats=CandidateStats(memories=len(memories)))
+    vectors = _vectors(memories, params, stopwords)
+    postings: dict[str, list[int]] = defaultdict(list)
+    for i, vector in enumerate(vectors):
+        for token in vector:
+            postings[token].append(i)
+    # A token most of the store holds says nothing about a pair and would make this N².
+    limit = max(params["always_index_up_to"], math.ceil(params["max_df"] * len(memories)))
+    common = {t for t, docs in postings.items() if len(docs) > limit}
+    result.stats.skipped_common_tokens = len(common)
+    result.stats.indexed_tokens = len(postings) - len(common)
+
+    positive = [_markers(m.body(), params["positive_markers"]) for m in memories]
+    negative = [_markers(m.body(), params["negative_markers"]) for m in memories]
+    best: dict[tuple[int, int], float] = {}
+    examined = 0
+    for i, vector in enumerate(vectors):
+        scores: dict[int, float] = defaultdict(float)
+        for token, weight in vector.items():
+            if token in common:
+                continue
+            for j in postings[token]:
+                if j != i:
+                    scores[j] += weight * vectors[j][token]
+        examined += len(scores)
+        for j, score in _boosted(i, scores, memories, positive, negative, params):
+            key = (min(i, j), max(i, j))
+            best[key] = max(best.get(key, 0.0), score)
+    result.stats.pairs_examined = examined // 2  # each pair is scored from both sides
+    for (i, j), score in sorted(best.items(), key=lambda item: (-item[1], item[0])):
+        if score < params["min_score"]:
+            break
+        shared = sorted(set(vectors[i]) & set(vectors[j]), key=lambda t: -vectors[i][t])
+        result.ranked.append(Candidate(memories[i], memories[j], round(score, 4), tuple(shared)))
+    return result
+
+
+def _boosted(
+    i: int,
+    scores: dict[int, float],
+    memories: Sequence[Memory],
+    positive: list[bool],
+    negative: list[bool],
+    params: dict[str, Any],
+) -> Iterable[tuple[int, float]]:
+    """Apply the boosts, then keep this memory's `per_memory` best neighbours."""
+    boosted = []
+    for j, score in scores.items():
+        if memories[i].type and memories[i].type == memories[j].type:
+            score *= params["same_type_boost"]
+        if (positive[i] and negative[j]) or (negative[i] and positive[j]):
+            score *= params["marker_boost"]
+        boosted.append((j, score))
+    boosted.sort(key=lambda item: (-item[1], item[0]))
+    return boosted[: params["per_memory"]]
