@@ -13,6 +13,10 @@ from curator import __version__
 
 # name -> "module:attribute"; the help line is shown without importing the module.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "calibrate": (
+        "curator.commands.calibrate:calibrate_command",
+        "Measure the pair sweep against labelled pairs.",
+    ),
     "lint": ("curator.commands.lint:lint", "Lint memory stores or files."),
     "rule": ("curator.commands.rules:rule", "Show a rule's documentation."),
     "rules": ("curator.commands.rules:rules", "List rules or run their self-tests."),

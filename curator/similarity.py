@@ -47,9 +47,11 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
 _MARKUP = regex.compile(r"\*\*(?:why|how to apply):\*\*", regex.IGNORECASE)
 
 DEFAULTS: dict[str, Any] = {
-    "top_k": 24,
+    "top_k": 32,
     "max_df": 0.05,
     "always_index_up_to": 10,
+    "max_postings": 200,
+    "probe_limit": 100,
     "per_memory": 2,
     "min_score": 0.02,
     "name_weight": 2.0,
@@ -63,10 +65,22 @@ DEFAULTS: dict[str, Any] = {
 
 
 def _stem(word: str) -> str:
-    """A light English suffix strip so 'migrations' meets 'migration'; not a real stemmer."""
-    for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    """A light, consistent English suffix strip ('stores', 'stored', 'store' -> 'stor');
+    not a real stemmer, just enough that inflections of one word meet."""
+    if len(word) <= 3 or not word.isascii():
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif (word.endswith("es") and word[-3] in "sxz") or word.endswith(("ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
     return word
 
 
@@ -98,7 +112,7 @@ class Candidate:
 @dataclass
 class CandidateStats:
     memories: int = 0
-    pairs_examined: int = 0  # distinct pairs that received a score
+    pairs_examined: int = 0  # (memory, neighbour) scorings; bounded by N x probe_limit
     indexed_tokens: int = 0
     skipped_common_tokens: int = 0
 
@@ -113,9 +127,9 @@ def params_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
     return {**DEFAULTS, **{k: v for k, v in params.items() if k in DEFAULTS}}
 
 
-def _markers(text: str, words: Sequence[str]) -> bool:
-    lowered = text.casefold()
-    return any(regex.search(rf"(?<!\w){regex.escape(w.casefold())}(?!\w)", lowered) for w in words)
+def _marker_pattern(words: Sequence[str]) -> Any:
+    alternatives = "|".join(regex.escape(w.casefold()) for w in words) or "(?!)"
+    return regex.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
 
 
 def _vectors(
@@ -159,27 +173,39 @@ def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates
             postings[token].append(i)
     # A token most of the store holds says nothing about a pair and would make this N².
     limit = max(params["always_index_up_to"], math.ceil(params["max_df"] * len(memories)))
+    limit = min(limit, max(params["max_postings"], params["always_index_up_to"]))
     common = {t for t, docs in postings.items() if len(docs) > limit}
     result.stats.skipped_common_tokens = len(common)
     result.stats.indexed_tokens = len(postings) - len(common)
 
-    positive = [_markers(m.body(), params["positive_markers"]) for m in memories]
-    negative = [_markers(m.body(), params["negative_markers"]) for m in memories]
+    has_positive = _marker_pattern(params["positive_markers"]).search
+    has_negative = _marker_pattern(params["negative_markers"]).search
+    positive = [bool(has_positive(m.body().casefold())) for m in memories]
+    negative = [bool(has_negative(m.body().casefold())) for m in memories]
     best: dict[tuple[int, int], float] = {}
     examined = 0
+    probe_limit = params["probe_limit"]
     for i, vector in enumerate(vectors):
+        # Rarest tokens first, stopping once `probe_limit` neighbours are found: rare
+        # tokens carry most of the cosine, and this bounds the work per memory.
+        indexed = sorted((t for t in vector if t not in common), key=lambda t: len(postings[t]))
         scores: dict[int, float] = defaultdict(float)
-        for token, weight in vector.items():
-            if token in common:
-                continue
+        for token in indexed:
+            weight = vector[token]
             for j in postings[token]:
                 if j != i:
                     scores[j] += weight * vectors[j][token]
+            if len(scores) >= probe_limit:
+                break
         examined += len(scores)
-        for j, score in _boosted(i, scores, memories, positive, negative, params):
-            key = (min(i, j), max(i, j))
-            best[key] = max(best.get(key, 0.0), score)
-    result.stats.pairs_examined = examined // 2  # each pair is scored from both sides
+        for j, _ in _boosted(i, scores, memories, positive, negative, params):
+            # the kept neighbours get their exact score over all shared tokens
+            exact = {j: sum(w * vectors[j].get(t, 0.0) for t, w in vector.items())}
+            for _, score in _boosted(i, exact, memories, positive, negative, params):
+                key = (min(i, j), max(i, j))
+                best[key] = max(best.get(key, 0.0), score)
+    # each (memory, neighbour) scoring counts; a pair found from both sides counts twice
+    result.stats.pairs_examined = examined
     for (i, j), score in sorted(best.items(), key=lambda item: (-item[1], item[0])):
         if score < params["min_score"]:
             break

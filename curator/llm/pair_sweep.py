@@ -94,7 +94,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     for group in progress(groups, f"curator: {rule.name} pair sweep"):
-        answer = _ask(rule, group, asker, budget)
+        answer = ask_group(rule, group, asker, budget)
         if answer is None:
             continue
         result.asked += 1
@@ -106,7 +106,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     return result
 
 
-def _ask(rule: Rule, group: Group, asker: Any, budget: int) -> Any:
+def ask_group(rule: Rule, group: Group, asker: Any, budget: int) -> Any:
     prompt = templates.render(rule.prompt or "", prompt_values(group.members))
     request = Request(model=asker.model, prompt=prompt, tool=GROUP_TOOL, schema=GROUP_SCHEMA)
     size = len(group.members)
