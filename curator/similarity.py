@@ -12,10 +12,12 @@ never gate: real contradictions rarely carry them.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -64,6 +66,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """A light, consistent English suffix strip ('stores', 'stored', 'store' -> 'stor');
     not a real stemmer, just enough that inflections of one word meet."""
@@ -182,6 +185,7 @@ def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates
     has_negative = _marker_pattern(params["negative_markers"]).search
     positive = [bool(has_positive(m.body().casefold())) for m in memories]
     negative = [bool(has_negative(m.body().casefold())) for m in memories]
+    types = [m.type for m in memories]
     best: dict[tuple[int, int], float] = {}
     examined = 0
     probe_limit = params["probe_limit"]
@@ -198,10 +202,10 @@ def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates
             if len(scores) >= probe_limit:
                 break
         examined += len(scores)
-        for j, _ in _boosted(i, scores, memories, positive, negative, params):
+        for j, _ in _boosted(i, scores, types, positive, negative, params):
             # the kept neighbours get their exact score over all shared tokens
             exact = {j: sum(w * vectors[j].get(t, 0.0) for t, w in vector.items())}
-            for _, score in _boosted(i, exact, memories, positive, negative, params):
+            for _, score in _boosted(i, exact, types, positive, negative, params):
                 key = (min(i, j), max(i, j))
                 best[key] = max(best.get(key, 0.0), score)
     # each (memory, neighbour) scoring counts; a pair found from both sides counts twice
@@ -217,18 +221,19 @@ def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates
 def _boosted(
     i: int,
     scores: dict[int, float],
-    memories: Sequence[Memory],
+    types: list[str | None],
     positive: list[bool],
     negative: list[bool],
     params: dict[str, Any],
 ) -> Iterable[tuple[int, float]]:
     """Apply the boosts, then keep this memory's `per_memory` best neighbours."""
+    same_type, marker = params["same_type_boost"], params["marker_boost"]
+    kind, pos, neg = types[i], positive[i], negative[i]
     boosted = []
     for j, score in scores.items():
-        if memories[i].type and memories[i].type == memories[j].type:
-            score *= params["same_type_boost"]
-        if (positive[i] and negative[j]) or (negative[i] and positive[j]):
-            score *= params["marker_boost"]
+        if kind is not None and kind == types[j]:
+            score *= same_type
+        if (pos and negative[j]) or (neg and positive[j]):
+            score *= marker
         boosted.append((j, score))
-    boosted.sort(key=lambda item: (-item[1], item[0]))
-    return boosted[: params["per_memory"]]
+    return heapq.nsmallest(params["per_memory"], boosted, key=lambda item: (-item[1], item[0]))

@@ -54,9 +54,12 @@ class AnthropicProvider:
         import anthropic
 
         self._anthropic = anthropic
+        api_key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+        if not api_key:
+            raise ProviderError("ANTHROPIC_API_KEY is not set")
         try:
             self.client = anthropic.Anthropic(
-                api_key=api_key or os.environ.get("ANTHROPIC_API_KEY"),
+                api_key=api_key,
                 base_url=config.get("llm.base_url") or None,
                 timeout=float(config.get("llm.timeout_seconds")),
                 max_retries=int(config.get("llm.max_retries")),
