@@ -68,7 +68,8 @@ def load_labels(path: Path) -> tuple[list[LabelledPair], dict[str, str]]:
     raw = data.get("pairs") if isinstance(data, dict) else None
     if not isinstance(raw, list) or not raw:
         raise UserError('labels need {"pairs": [{"id", "label", "memory_a", "memory_b"}]}', path)
-    pairs, texts = [], {}
+    pairs: list[LabelledPair] = []
+    texts: dict[str, str] = {}
     for n, item in enumerate(raw, start=1):
         where = f"pair {n}"
         if not isinstance(item, dict) or item.get("label") not in VERDICTS:
@@ -134,7 +135,7 @@ def calibrate(
 
 def _table(pairs: list[LabelledPair], plans: dict[int, list[Group]]) -> list[dict[str, Any]]:
     targets = [p for p in pairs if p.label in TARGETS]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for size in sorted(plans):
         for budget in BUDGETS:
             if rows and rows[-1]["group_size"] == size and rows[-1]["requests"] == len(plans[size]):

@@ -121,12 +121,13 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         except Exception as exc:  # regex.error and friends
             raise fail(f"bad pattern: {exc}", f"patterns.{i}") from None
 
-    for key in ("message", "prompt"):
-        if key in data:
-            try:
-                templates.check_template(data[key])
-            except templates.TemplateError as exc:
-                raise fail(f"bad {key}: {exc}", key) from None
+    # Prompts are Jinja2 and checked by `check_prompts` when llm-tier rules are about to
+    # run: compiling them here would import Jinja2 on every session start.
+    if "message" in data:
+        try:
+            templates.check_template(data["message"])
+        except templates.TemplateError as exc:
+            raise fail(f"bad message: {exc}", "message") from None
 
     types = None
     applies = data.get("applies_to")
@@ -156,6 +157,19 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         fixable=bool(data.get("fixable", False)),
         tests=tuple(_tests(data.get("tests", []), lines, fail)),
     )
+
+
+def check_prompts(rules: list[Rule]) -> None:
+    """Compile the prompt templates of these rules; a UserError with file and line if one
+    does not parse. Called before llm-tier rules run (`lint --llm`, `calibrate`)."""
+    for rule in rules:
+        if rule.prompt is None:
+            continue
+        try:
+            templates.check_template(rule.prompt)
+        except templates.TemplateError as exc:
+            _, lines = load_file(rule.source)
+            raise UserError(f"bad prompt: {exc}", rule.source, lines.get("prompt", 1)) from None
 
 
 def _params(

@@ -138,9 +138,9 @@ def _marker_pattern(words: Sequence[str]) -> Any:
 def _vectors(
     memories: Sequence[Memory], params: dict[str, Any], stopwords: frozenset[str]
 ) -> list[dict[str, float]]:
-    counts: list[Counter[str]] = []
+    counts: list[dict[str, float]] = []  # weighted term counts (a name word counts 2.0)
     for m in memories:
-        bag: Counter[str] = Counter()
+        bag: dict[str, float] = defaultdict(float)
         for text, weight in (
             (m.name or "", params["name_weight"]),
             (m.description or "", params["description_weight"]),

@@ -331,3 +331,34 @@ def test_claude_cli_failure_and_garbage_fail_closed(
     run = run_curator(*args)
     assert "exited 3: boom" in run.stderr
     assert run.code == 0
+
+
+BROKEN_PROMPT_RULE = """code: TEAM401
+name: broken_prompt
+check: llm
+tier: llm
+severity: info
+summary: a rule whose prompt does not parse
+message: "x"
+prompt: |
+  {% for m in %}
+docs: |
+  ## What it does
+  Nothing.
+"""
+
+
+def test_a_broken_prompt_is_exit_2_only_when_llm_rules_run(
+    tmp_path: Path, setup: Callable[..., tuple[Path, Path]], run_curator: Callable[..., Run]
+) -> None:
+    store, config = setup(provider="none")
+    rules = tmp_path / "team"
+    rules.mkdir()
+    (rules / "broken_prompt.yaml").write_text(BROKEN_PROMPT_RULE, encoding="utf-8")
+    data = json.loads(config.read_text(encoding="utf-8"))
+    config.write_text(json.dumps({**data, "rule_paths": [str(rules)]}), encoding="utf-8")
+    cheap = run_curator("lint", str(store), "--config", str(config), "--select", "CUR0")
+    assert cheap.code in (0, 1), cheap.stderr
+    run = run_curator("lint", str(store), "--llm", "--config", str(config))
+    assert run.code == 2
+    assert "broken_prompt.yaml:8: bad prompt: template syntax error" in run.stderr

@@ -11,7 +11,7 @@ import click
 from curator.calibration import TARGETS, Calibration, calibrate, with_group_size
 from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
-from curator.rulebook import load_rules
+from curator.rulebook import check_prompts, load_rules
 
 
 @click.command()
@@ -41,6 +41,7 @@ def calibrate_command(
     rule = next((r for r in load_rules(config) if rule_key in (r.code, r.name)), None)
     if rule is None or rule.check != "pairs":
         raise UserError(f"'{rule_key}' is not a pair-sweep rule (try CUR401)")
+    check_prompts([rule])
     if group_size is not None and group_size < 2:
         raise UserError("--group-size must be at least 2")
     result, notes = calibrate(labels, with_group_size(rule, group_size), config, not no_llm)

@@ -24,7 +24,7 @@ from curator.linting import lint as run_lint
 from curator.linting import resolve_targets
 from curator.models import Diagnostic, Severity
 from curator.reporters import FORMATS, ReportContext, get_reporter
-from curator.rulebook import load_rules
+from curator.rulebook import check_prompts, load_rules
 from curator.selection import select_rules, validate_tokens
 
 
@@ -133,6 +133,7 @@ def lint(
     selected = select_rules(
         rules, chosen["--select"], chosen["--extend-select"], chosen["--ignore"], include_llm=llm
     )
+    check_prompts([r for r in selected if r.tier == "llm"])
     targets = resolve_targets(list(paths), config, cwd, all_stores)
     result = run_lint(targets, rules, selected, config, today or clock.today(), repo_root, cwd)
     for note in result.notes:

@@ -94,7 +94,7 @@ class AnthropicProvider:
             # a 200 whose body the SDK could not read as a message
             raise MalformedAnswer(f"unreadable response: {type(exc).__name__}") from None
         for block in message.content:
-            if getattr(block, "type", None) == "tool_use" and block.name == request.tool:
+            if block.type == "tool_use" and block.name == request.tool:
                 return block.input
         raise MalformedAnswer("the answer has no tool_use block")
 
