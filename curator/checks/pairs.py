@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from curator.llm.asking import get_asker
 from curator.llm.pair_sweep import PARAMS as SWEEP_PARAMS
 from curator.llm.pair_sweep import body_hash, sweep
 from curator.models import Hit
@@ -32,8 +33,6 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             f"pair sweep: {result.not_evaluated} of {result.requests} requests not evaluated "
             f"(llm.max_pairs={budget}); the next sweep continues",
         )
-    from curator.llm.asking import get_asker
-
     for note in get_asker(ctx).notes("pair sweep"):
         _note(ctx, note)
     for v in result.verdicts:
@@ -46,7 +45,8 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             "body_sha256_a": body_hash(v.a),
             "body_sha256_b": body_hash(v.b),
         }
-        yield Hit(v.a.path, v.a.body_line, detail=detail, memory_files=(v.a.rel, v.b.rel))
+        line = min(v.a.body_line, max(1, len(v.a.lines)))  # an empty body: the last line
+        yield Hit(v.a.path, line, detail=detail, memory_files=(v.a.rel, v.b.rel))
 
 
 def _note(ctx: Context, note: str) -> None:

@@ -18,6 +18,7 @@ from curator.config import Config
 
 PROVIDERS = ("auto", "anthropic", "claude-cli", "none")
 _FENCE_OPEN = ("```json", "```JSON", "```")
+CLI_QUERY = "Do what the input asks. Reply with the JSON object only."
 
 
 class ProviderError(Exception):
@@ -116,7 +117,9 @@ class ClaudeCliProvider:
         env = {**os.environ, "CURATOR_NESTED": "1"}
         try:
             done = subprocess.run(
-                [self.command, "-p", "--model", request.model],
+                # the documented `cat input | claude -p "query"` form: the prompt, memories
+                # included, goes on stdin (no argv length limit), the query says what to do
+                [self.command, "-p", CLI_QUERY, "--model", request.model],
                 input=prompt,
                 capture_output=True,
                 text=True,
