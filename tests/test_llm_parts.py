@@ -137,3 +137,46 @@ def test_memory_text_cannot_close_its_block(make_store: Any) -> None:
     closing = [line for line in prompt.splitlines() if line.strip() == "</memory>"]
     assert len(closing) == 2  # only the template's own closing tags
     assert "<\\/memory>" in prompt
+
+
+def test_failures_reach_the_on_failure_hook_and_are_not_cached(tmp_path: Path) -> None:
+    from curator.llm.answers import pair_verdicts
+    from curator.llm.asking import Asker, Failure
+    from curator.llm.providers import CannedProvider, Request
+
+    seen: list[Failure] = []
+    provider = CannedProvider([{"pairs": "nope"}])
+    cache = VerdictCache(tmp_path / "v")
+    asker = Asker(config(answer_attempts=3), provider, cache, seen.append)
+    request = Request(model="m", prompt="p", tool="t", schema={})
+    answer = asker.ask(
+        "pair sweep",
+        request,
+        ("a.md", "b.md"),
+        ["h1", "h2"],
+        lambda raw: pair_verdicts(raw, 2),
+        budget=5,
+    )
+    assert answer is None
+    assert len(provider.requests) == 3
+    assert (asker.stats.calls, asker.stats.retries) == (3, 2)
+    assert seen == [
+        Failure(
+            "pair sweep",
+            ("a.md", "b.md"),
+            "malformed answer after 3 attempt(s): pairs is not a list",
+        )
+    ]
+    assert not any((tmp_path / "v").rglob("*.json"))
+    # a good answer is cached: the second ask is free and outside the budget
+    good = CannedProvider([{"pairs": []}])
+    asker = Asker(config(), good, cache)
+    for _ in range(2):
+        assert asker.ask("x", request, ("a.md",), ["h1"], lambda r: pair_verdicts(r, 2), 1) == []
+    assert len(good.requests) == 1
+    assert (
+        Asker(config(), good, cache).ask(
+            "x", request, ("a.md",), ["h1"], lambda r: pair_verdicts(r, 2), 0
+        )
+        == []
+    )  # from disk, though the budget is zero

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from curator.engine import Context
     from curator.models import Rule
 
-PARAMS: dict[str, Any] = {"mode": "type_drift", "min_confidence": 0.8, "max_calls": 50}
+PARAMS: dict[str, Any] = {
+    "mode": "type_drift",
+    "min_confidence": 0.8,
+    "max_calls": 50,
+    "max_body_chars": 6000,
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
@@ -32,7 +37,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     memories = [m for m in ctx.memories(rule) if m.type in MEMORY_TYPES]
     before = asker.stats.not_evaluated
     for memory in progress(memories, f"curator: {rule.name}"):
-        values = prompt_values((memory,))["memories"][0]
+        values = prompt_values((memory,), int(rule.params["max_body_chars"]))["memories"][0]
         prompt = templates.render(rule.prompt or "", {"memory": values})
         request = Request(model=asker.model, prompt=prompt, tool=TYPE_TOOL, schema=TYPE_SCHEMA)
         answer = asker.ask(

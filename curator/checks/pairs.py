@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from curator.llm.answers import VERDICTS
 from curator.llm.asking import get_asker
 from curator.llm.pair_sweep import PARAMS as SWEEP_PARAMS
 from curator.llm.pair_sweep import body_hash, sweep
@@ -22,6 +23,9 @@ PARAMS: dict[str, Any] = dict(SWEEP_PARAMS)
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    if rule.params["verdict"] not in VERDICTS:
+        _note(ctx, f"{rule.code} {rule.name} skipped: param verdict must be one of {VERDICTS}")
+        return
     budget = int(ctx.config.get("llm.max_pairs"))
     result = sweep(rule, ctx, budget)
     if result.skipped:

@@ -40,6 +40,17 @@ class AskStats:
     not_evaluated: int = 0
     failures: list[Failure] = field(default_factory=list)
 
+    def summary(self) -> dict[str, int]:
+        """Counts for the watermark and the scan-complete event."""
+        return {
+            "questions": self.questions,
+            "requests": self.calls,
+            "cache_hits": self.cache_hits,
+            "retries": self.retries,
+            "not_evaluated": self.not_evaluated,
+            "failed": len(self.failures),
+        }
+
 
 class Asker:
     def __init__(
@@ -137,6 +148,12 @@ class Asker:
                 f"({'; '.join(reasons)[:300]}); no findings for them"
             )
         return out
+
+
+def run_stats(ctx: Any) -> AskStats | None:
+    """What the LLM rules of this run asked, or None when none ran (for `curator scan`)."""
+    asker = ctx.shared.get("llm.asker")
+    return asker.stats if asker is not None else None
 
 
 def get_asker(ctx: Any) -> Asker:

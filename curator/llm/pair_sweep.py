@@ -20,7 +20,15 @@ from curator.models import Memory, Rule
 from curator.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.similarity import CandidateStats, candidates
 
-PARAMS: dict[str, Any] = {**SIMILARITY_DEFAULTS, "group_size": 10, "verdict": "contradict"}
+PARAMS: dict[str, Any] = {
+    **SIMILARITY_DEFAULTS,
+    "group_size": 10,
+    "verdict": "contradict",
+    "max_body_chars": 3000,
+}
+# Enough room for a group's verdicts with one-line rationales; a cut-off answer fails
+# validation and is retried like any malformed one.
+GROUP_MAX_TOKENS = 4096
 _END = "</memory"
 
 
@@ -52,7 +60,16 @@ def _block(text: str) -> str:
     return text.replace(_END, "<\\/memory")
 
 
-def prompt_values(members: tuple[Memory, ...]) -> dict[str, Any]:
+def _body(memory: Memory, limit: int) -> str:
+    body = memory.body().strip()
+    if limit > 0 and len(body) > limit:
+        return body[:limit].rstrip() + " […truncated]"
+    return body
+
+
+def prompt_values(members: tuple[Memory, ...], max_body_chars: int = 0) -> dict[str, Any]:
+    """What a prompt template sees: `memories` (number, file, name, description, type,
+    body; memory text escaped so it cannot close its block) and `count`."""
     return {
         "memories": [
             {
@@ -61,7 +78,7 @@ def prompt_values(members: tuple[Memory, ...]) -> dict[str, Any]:
                 "name": _block(m.name or ""),
                 "description": _block(m.description or ""),
                 "type": m.type or "",
-                "body": _block(m.body().strip()),
+                "body": _block(_body(m, max_body_chars)),
             }
             for i, m in enumerate(members, start=1)
         ],
@@ -107,8 +124,15 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
 
 
 def ask_group(rule: Rule, group: Group, asker: Any, budget: int) -> Any:
-    prompt = templates.render(rule.prompt or "", prompt_values(group.members))
-    request = Request(model=asker.model, prompt=prompt, tool=GROUP_TOOL, schema=GROUP_SCHEMA)
+    values = prompt_values(group.members, int(rule.params["max_body_chars"]))
+    prompt = templates.render(rule.prompt or "", values)
+    request = Request(
+        model=asker.model,
+        prompt=prompt,
+        tool=GROUP_TOOL,
+        schema=GROUP_SCHEMA,
+        max_tokens=GROUP_MAX_TOKENS,
+    )
     size = len(group.members)
     return asker.ask(
         "pair sweep",
