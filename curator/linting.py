@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from curator import discovery
 from curator.config import Config
@@ -31,6 +32,10 @@ class LintResult:
     notes: list[str] = field(default_factory=list)  # printed once on stderr
     stores: list[Path] = field(default_factory=list)
     memories: int = 0
+    # What the LLM rules asked, summed over stores (empty when none ran), and the
+    # questions that got no usable answer: for the scan's watermark and events.
+    llm: dict[str, int] = field(default_factory=dict)
+    llm_failures: list[Any] = field(default_factory=list)
 
 
 def resolve_targets(
@@ -109,6 +114,11 @@ def lint(
                 only.add(store.root / INDEX_NAME)
         result.diagnostics.extend(run_checks(ctx, selected, rules, only))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
+        asker = ctx.shared.get("llm.asker")
+        if asker is not None:
+            for key, value in asker.stats.summary().items():
+                result.llm[key] = result.llm.get(key, 0) + value
+            result.llm_failures.extend(asker.stats.failures)
         result.stores.append(store.root)
         result.memories += len(store.memories)
     return result

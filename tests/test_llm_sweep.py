@@ -362,3 +362,37 @@ def test_a_broken_prompt_is_exit_2_only_when_llm_rules_run(
     run = run_curator("lint", str(store), "--llm", "--config", str(config))
     assert run.code == 2
     assert "broken_prompt.yaml:8: bad prompt: template syntax error" in run.stderr
+
+
+def test_lint_result_carries_the_sweep_counts(
+    tmp_path: Path, api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from curator.clock import today
+    from curator.config import load_config
+    from curator.linting import Target
+    from curator.linting import lint as run_lint
+    from curator.rulebook import load_rules
+
+    store = write_files(tmp_path / "memory", STORE)
+    config_file = tmp_path / "c.yaml"
+    settings = {"provider": "anthropic", "base_url": api.base_url, "max_retries": 0}
+    config_file.write_text(
+        json.dumps({"storage": str(tmp_path / "s"), "llm": settings}), encoding="utf-8"
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    config = load_config(config_file)
+    rules = load_rules(config)
+    selected = [r for r in rules if r.code in ("CUR401", "CUR402")]
+    api.script = [Step(status=500)]
+    result = run_lint([Target(store)], rules, selected, config, today(), cwd=tmp_path)
+    assert result.llm == {
+        "questions": 2,
+        "requests": 2,
+        "cache_hits": 0,
+        "retries": 0,
+        "not_evaluated": 0,
+        "failed": 1,
+    }
+    assert [f.reason for f in result.llm_failures] == ["API error 500"]
+    again = run_lint([Target(store)], rules, selected, config, today(), cwd=tmp_path)
+    assert again.llm["cache_hits"] == 1 and again.llm["requests"] == 1

@@ -150,12 +150,6 @@ class Asker:
         return out
 
 
-def run_stats(ctx: Any) -> AskStats | None:
-    """What the LLM rules of this run asked, or None when none ran (for `curator scan`)."""
-    asker = ctx.shared.get("llm.asker")
-    return asker.stats if asker is not None else None
-
-
 def get_asker(ctx: Any) -> Asker:
     """The run's shared Asker: the injected provider (rule self-tests) or the configured one."""
     asker = ctx.shared.get("llm.asker")
