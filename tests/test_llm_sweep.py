@@ -396,3 +396,32 @@ def test_lint_result_carries_the_sweep_counts(
     assert [f.reason for f in result.llm_failures] == ["API error 500"]
     again = run_lint([Target(store)], rules, selected, config, today(), cwd=tmp_path)
     assert again.llm["cache_hits"] == 1 and again.llm["requests"] == 1
+
+
+def test_progress_bar_only_on_a_terminal(
+    tmp_path: Path, setup: Callable[..., tuple[Path, Path]], run_curator: Callable[..., Run]
+) -> None:
+    import pty
+    import subprocess
+
+    store, config = setup()
+    args = [sys.executable, "-m", "curator", "lint", str(store), "--llm", "--select", "CUR401"]
+    args += ["--config", str(config)]
+    env = {**os.environ, "ANTHROPIC_API_KEY": "k", "HOME": str(tmp_path / "home")}
+    master, slave = pty.openpty()
+    try:
+        subprocess.run(args, stderr=slave, stdout=subprocess.PIPE, env=env, timeout=120)
+    finally:
+        os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert b"curator: contradiction pair sweep" in seen
+    assert "pair sweep" not in run_curator(*args[3:], env={"ANTHROPIC_API_KEY": "k"}).stderr
