@@ -23,10 +23,14 @@ def compile_pattern(source: str, ignore_case: bool = False) -> Any:
 def finditer(
     pattern: Any, text: str, pos: int = 0, timeout: float = TIMEOUT_SECONDS
 ) -> Iterator[Any]:
+    # Collect the matches before yielding them: the `regex` timeout is wall-clock time
+    # from the start of the scan, so a lazy generator would also count whatever the
+    # caller does between matches (a cold dateparser import takes a second or more).
     try:
-        yield from pattern.finditer(text, pos, timeout=timeout)
+        matches = list(pattern.finditer(text, pos, timeout=timeout))
     except TimeoutError:
         raise PatternTimeout(pattern.pattern) from None
+    yield from matches
 
 
 def search(pattern: Any, text: str, timeout: float = TIMEOUT_SECONDS) -> Any:
