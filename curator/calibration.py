@@ -175,7 +175,7 @@ def _verdicts(
     missing = 0
     for p in pairs:
         group = Group(tuple(sorted((by_file[p.file_a], by_file[p.file_b]), key=lambda m: m.rel)), 1)
-        answer = ask_group(rule, group, asker, len(pairs))
+        answer = ask_group(rule, group, asker, len(pairs), exhaustive=True)
         if answer is None:
             missing += 1
             continue

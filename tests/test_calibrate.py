@@ -137,6 +137,9 @@ def test_verdicts_are_measured_and_cached(
     }
     assert verdicts["redundant"]["recall"] == 0.0
     assert api.count == 4  # one request per labelled pair
+    assert (
+        "List every pair, whatever its verdict" in api.requests[0]["body"]["messages"][0]["content"]
+    )
     assert "verdicts: 4 request(s), 0 from the cache" in run.stderr
     again = run_curator(*args, env=env)
     assert api.count == 4

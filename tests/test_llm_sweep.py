@@ -138,6 +138,7 @@ def test_pair_findings_then_a_second_run_makes_zero_requests(
     assert body["tools"][0]["strict"] is True
     assert body["tool_choice"] == {"type": "tool", "name": body["tools"][0]["name"]}
     assert "<memory number=" in body["messages"][0]["content"]
+    assert "You may list\n" in body["messages"][0]["content"]  # the sweep is not exhaustive
     calls = api.count
     assert calls == 2 + 4  # two topical groups (one per pair), four type questions
 

@@ -67,9 +67,12 @@ def _body(memory: Memory, limit: int) -> str:
     return body
 
 
-def prompt_values(members: tuple[Memory, ...], max_body_chars: int = 0) -> dict[str, Any]:
+def prompt_values(
+    members: tuple[Memory, ...], max_body_chars: int = 0, exhaustive: bool = False
+) -> dict[str, Any]:
     """What a prompt template sees: `memories` (number, file, name, description, type,
-    body; memory text escaped so it cannot close its block) and `count`."""
+    body; memory text escaped so it cannot close its block), `count`, and `exhaustive`
+    (true when every pair's verdict is wanted: calibration)."""
     return {
         "memories": [
             {
@@ -83,6 +86,7 @@ def prompt_values(members: tuple[Memory, ...], max_body_chars: int = 0) -> dict[
             for i, m in enumerate(members, start=1)
         ],
         "count": len(members),
+        "exhaustive": exhaustive,
     }
 
 
@@ -123,8 +127,11 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     return result
 
 
-def ask_group(rule: Rule, group: Group, asker: Any, budget: int) -> Any:
-    values = prompt_values(group.members, int(rule.params["max_body_chars"]))
+def ask_group(
+    rule: Rule, group: Group, asker: Any, budget: int, exhaustive: bool = False
+) -> Any:
+    """Ask for the verdicts of one group; None when there is no usable answer."""
+    values = prompt_values(group.members, int(rule.params["max_body_chars"]), exhaustive)
     prompt = templates.render(rule.prompt or "", values)
     request = Request(
         model=asker.model,
