@@ -40,6 +40,9 @@ DEFAULTS: dict[str, Any] = {
         "max_retries": 2,
         "answer_attempts": 2,
         "claude_command": "claude",
+        "batch": False,
+        "batch_poll_seconds": 10,
+        "batch_wait_seconds": 3600,
     },
     "references": {"check_urls": False, "url_allowlist": []},
     "usage": {"window_days": 30},
@@ -69,6 +72,16 @@ class Config:
         if not path.is_absolute() and self.source is not None:
             path = self.source.parent / path
         return path
+
+    def with_value(self, dotted: str, value: Any) -> Config:
+        """A copy with one key set (command-line flags that override the file)."""
+        data = copy.deepcopy(self.data)
+        *parents, last = dotted.split(".")
+        target = data
+        for part in parents:
+            target = target[part]
+        target[last] = value
+        return Config(data=data, source=self.source)
 
     def rule_paths(self) -> list[Path]:
         base = self.source.parent if self.source is not None else Path.cwd()

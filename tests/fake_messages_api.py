@@ -40,6 +40,8 @@ class FakeMessagesAPI:
     requests: list[dict[str, Any]] = field(default_factory=list)
     answer: Callable[[dict[str, Any]], Any] | None = None
     server: ThreadingHTTPServer | None = None
+    batches: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    polls_before_end: int = 1  # retrieve calls that still say in_progress
 
     @property
     def base_url(self) -> str:
@@ -104,22 +106,78 @@ def message(request: dict[str, Any], tool_input: Any) -> str:
     )
 
 
+def batch_object(api: FakeMessagesAPI, batch_id: str, ended: bool) -> dict[str, Any]:
+    results = api.batches[batch_id]
+    return {
+        "id": batch_id,
+        "type": "message_batch",
+        "archived_at": None,
+        "cancel_initiated_at": None,
+        "created_at": "2026-06-01T00:00:00Z",
+        "ended_at": "2026-06-01T00:01:00Z" if ended else None,
+        "expires_at": "2026-06-02T00:00:00Z",
+        "processing_status": "ended" if ended else "in_progress",
+        "request_counts": {
+            "processing": 0 if ended else len(results),
+            "succeeded": sum(1 for r in results if r["result"]["type"] == "succeeded"),
+            "errored": sum(1 for r in results if r["result"]["type"] == "errored"),
+            "canceled": 0,
+            "expired": 0,
+        },
+        "results_url": f"{api.base_url}/v1/messages/batches/{batch_id}/results" if ended else None,
+    }
+
+
+def create_batch(api: FakeMessagesAPI, body: dict[str, Any]) -> dict[str, Any]:
+    batch_id = f"msgbatch_{len(api.batches) + 1}"
+    results = []
+    for item in body["requests"]:
+        step = api.respond(item["params"])
+        if step.status != 200 or step.body is None:
+            error = {"type": "error", "error": {"type": "api_error", "message": "fake"}}
+            result: dict[str, Any] = {"type": "errored", "error": error}
+        else:
+            result = {"type": "succeeded", "message": json.loads(step.body)}
+        results.append({"custom_id": item["custom_id"], "result": result})
+    api.batches[batch_id] = results
+    return batch_object(api, batch_id, ended=False)
+
+
 def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
+        def _send(self, status: int, payload: bytes, kind: str = "application/json") -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def do_GET(self) -> None:
+            api.requests.append({"path": self.path, "method": "GET"})
+            parts = self.path.split("?")[0].strip("/").split("/")
+            batch_id = parts[3] if len(parts) >= 4 else ""
+            if batch_id not in api.batches:
+                self._send(404, b'{"type": "error", "error": {"type": "not_found_error"}}')
+            elif parts[-1] == "results":
+                lines = "".join(json.dumps(r) + "\n" for r in api.batches[batch_id])
+                self._send(200, lines.encode(), "application/binary")
+            else:
+                polls = sum(1 for r in api.requests if r["path"].endswith(batch_id))
+                ended = polls > api.polls_before_end
+                self._send(200, json.dumps(batch_object(api, batch_id, ended)).encode())
+
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length)
             body = json.loads(raw)
-            api.requests.append(
-                {
-                    "path": self.path,
-                    "headers": {k.lower(): v for k, v in self.headers.items()},
-                    "body": body,
-                }
-            )
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            api.requests.append({"path": self.path, "headers": headers, "body": body})
+            if self.path.startswith("/v1/messages/batches"):
+                self._send(200, json.dumps(create_batch(api, body)).encode())
+                return
             step = api.respond(body)
             if step.delay:
                 time.sleep(step.delay)

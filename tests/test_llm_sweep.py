@@ -426,3 +426,38 @@ def test_progress_bar_only_on_a_terminal(
     os.close(master)
     assert b"curator: contradiction pair sweep" in seen
     assert "pair sweep" not in run_curator(*args[3:], env={"ANTHROPIC_API_KEY": "k"}).stderr
+
+
+def test_batch_sends_the_pair_sweep_as_one_message_batch(
+    setup: Callable[..., tuple[Path, Path]], api: FakeMessagesAPI, run_curator: Callable[..., Run]
+) -> None:
+    store, config = setup(batch_poll_seconds=0)
+    args = ("lint", str(store), "--llm", "--batch", "--select", "CUR401,CUR402")
+    run = run_curator(
+        *args, "--config", str(config), "--output-format", "json", env={"ANTHROPIC_API_KEY": "k"}
+    )
+    assert found(run) == PAIR_FINDINGS, run.stderr
+    paths = [r["path"] for r in api.requests]
+    assert paths[0] == "/v1/messages/batches"
+    assert "/v1/messages" not in paths  # no single requests
+    assert paths[-1] == "/v1/messages/batches/msgbatch_1/results"
+    sent = api.requests[0]["body"]["requests"]
+    assert len(sent) == 2
+    assert sent[0]["params"]["tools"][0]["strict"] is True
+    count = api.count
+    again = run_curator(*args, "--config", str(config), env={"ANTHROPIC_API_KEY": "k"})
+    assert again.code == 1 and api.count == count  # all from the cache
+
+
+def test_batch_answers_that_fail_are_asked_one_by_one(
+    setup: Callable[..., tuple[Path, Path]], api: FakeMessagesAPI, run_curator: Callable[..., Run]
+) -> None:
+    store, config = setup(batch_poll_seconds=0)
+    api.script = [Step(tool_input={"pairs": "bad"}), Step(status=500)]
+    args = ("lint", str(store), "--llm", "--batch", "--select", "CUR401,CUR402")
+    run = run_curator(
+        *args, "--config", str(config), "--output-format", "json", env={"ANTHROPIC_API_KEY": "k"}
+    )
+    assert found(run) == PAIR_FINDINGS, run.stderr
+    paths = [r["path"] for r in api.requests]
+    assert paths.count("/v1/messages") == 2  # the malformed and the errored batch answers

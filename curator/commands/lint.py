@@ -77,6 +77,11 @@ def statistics(diagnostics: list[Diagnostic]) -> str:
     help="Lowest severity that makes the exit code 1 [default: warning].",
 )
 @click.option("--llm/--no-llm", default=False, help="Also run the LLM-tier rules.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Send the pair sweep's requests as one Message Batch (Anthropic API; with --llm).",
+)
 @today_option
 @click.option(
     "--repo-root",
@@ -107,6 +112,7 @@ def lint(
     exit_zero: bool,
     fail_on: str | None,
     llm: bool,
+    batch: bool,
     today: date | None,
     repo_root: Path | None,
     all_stores: bool,
@@ -122,6 +128,8 @@ def lint(
     """
     cwd = Path.cwd()
     config = config_from(config_path)
+    if batch:
+        config = config.with_value("llm.batch", True)
     rules = load_rules(config)
     chosen = {
         "--select": split_codes(select) or list(config.get("select")),

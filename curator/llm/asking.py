@@ -38,6 +38,7 @@ class AskStats:
     cache_hits: int = 0
     retries: int = 0
     not_evaluated: int = 0
+    batched: int = 0  # questions sent inside a Message Batch
     failures: list[Failure] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
@@ -48,6 +49,7 @@ class AskStats:
             "cache_hits": self.cache_hits,
             "retries": self.retries,
             "not_evaluated": self.not_evaluated,
+            "batched": self.batched,
             "failed": len(self.failures),
         }
 
@@ -75,6 +77,50 @@ class Asker:
     @property
     def available(self) -> bool:
         return self.provider.name != "none"
+
+    def prefetch(
+        self,
+        rule: str,
+        items: list[tuple[Request, list[str], Callable[[Any], Any]]],
+        budget: int,
+    ) -> None:
+        """With `llm.batch` and a provider that batches: send the uncached questions (at
+        most what is left of `budget`) as one Message Batch. Valid answers are cached for
+        `ask`; the rest are asked one by one there, within the same budget."""
+        send_batch = getattr(self.provider, "ask_batch", None)
+        if send_batch is None or not self.config.get("llm.batch"):
+            return
+        room = budget - self._asked.get(rule, 0)
+        pending: dict[str, tuple[Request, Callable[[Any], Any], tuple[str, ...]]] = {}
+        for request, hashes, validate in items:
+            if len(pending) >= room:
+                break
+            key = cache_key(request.model, request.prompt, request.schema, hashes)
+            if key in self._memory or key in pending:
+                continue
+            if self.cache is not None and self.cache.has(key):
+                continue
+            pending[key] = (request, validate, tuple(hashes))
+        if not pending:
+            return
+        ids = {f"q{i}": key for i, key in enumerate(pending)}
+        poll = float(self.config.get("llm.batch_poll_seconds"))
+        wait = float(self.config.get("llm.batch_wait_seconds"))
+        results = send_batch({i: pending[k][0] for i, k in ids.items()}, poll, wait)
+        self.stats.batched += len(pending)
+        self.stats.calls += len(pending)
+        for i, key in ids.items():
+            raw = results.get(i)
+            if raw is None or isinstance(raw, Exception):
+                continue
+            request, validate, _ = pending[key]
+            try:
+                validate(raw)
+            except MalformedAnswer:
+                continue
+            self._memory[key] = raw
+            if self.cache is not None:
+                self.cache.put(key, raw, {"model": request.model, "rule": rule, "batch": True})
 
     def ask(
         self,

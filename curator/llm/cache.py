@@ -40,6 +40,9 @@ class VerdictCache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
 
+    def has(self, key: str) -> bool:
+        return self._path(key).is_file()
+
     def get(self, key: str) -> Any | None:
         try:
             stored = json.loads(self._path(key).read_text(encoding="utf-8"))

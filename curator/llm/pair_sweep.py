@@ -114,6 +114,10 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     groups = plan_groups(found.ranked, int(rule.params["group_size"]))
     result.requests = len(groups)
     before = asker.stats.not_evaluated
+    if ctx.config.get("llm.batch"):
+        # uncached groups beyond the budget are skipped inside prefetch
+        questions = [_question(rule, g, asker.model) for g in groups]
+        asker.prefetch("pair sweep", questions, budget)
     for group in progress(groups, f"curator: {rule.name} pair sweep"):
         answer = ask_group(rule, group, asker, budget)
         if answer is None:
@@ -127,25 +131,24 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     return result
 
 
-def ask_group(
-    rule: Rule, group: Group, asker: Any, budget: int, exhaustive: bool = False
-) -> Any:
-    """Ask for the verdicts of one group; None when there is no usable answer."""
+def _question(
+    rule: Rule, group: Group, model: str = "", exhaustive: bool = False
+) -> tuple[Request, list[str], Any]:
     values = prompt_values(group.members, int(rule.params["max_body_chars"]), exhaustive)
     prompt = templates.render(rule.prompt or "", values)
     request = Request(
-        model=asker.model,
+        model=model,
         prompt=prompt,
         tool=GROUP_TOOL,
         schema=GROUP_SCHEMA,
         max_tokens=GROUP_MAX_TOKENS,
     )
     size = len(group.members)
-    return asker.ask(
-        "pair sweep",
-        request,
-        tuple(m.rel for m in group.members),
-        [body_hash(m) for m in group.members],
-        lambda raw: pair_verdicts(raw, size),
-        budget,
-    )
+    return request, [body_hash(m) for m in group.members], lambda raw: pair_verdicts(raw, size)
+
+
+def ask_group(rule: Rule, group: Group, asker: Any, budget: int, exhaustive: bool = False) -> Any:
+    """Ask for the verdicts of one group; None when there is no usable answer."""
+    request, hashes, validate = _question(rule, group, asker.model, exhaustive)
+    subject = tuple(m.rel for m in group.members)
+    return asker.ask("pair sweep", request, subject, hashes, validate, budget)

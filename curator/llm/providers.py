@@ -12,7 +12,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from curator.config import Config
 
@@ -71,20 +71,7 @@ class AnthropicProvider:
     def ask(self, request: Request) -> Any:
         anthropic = self._anthropic
         try:
-            message = self.client.messages.create(
-                model=request.model,
-                max_tokens=request.max_tokens,
-                messages=[{"role": "user", "content": request.prompt}],
-                tools=[
-                    {
-                        "name": request.tool,
-                        "description": "Record the answer.",
-                        "input_schema": request.schema,
-                        "strict": True,
-                    }
-                ],
-                tool_choice={"type": "tool", "name": request.tool},
-            )
+            message = self.client.messages.create(**_params(request))
         except anthropic.APIStatusError as exc:
             raise ProviderError(f"API error {exc.status_code}") from None
         except anthropic.APITimeoutError:
@@ -94,10 +81,74 @@ class AnthropicProvider:
         except (anthropic.APIError, ValueError, TypeError, KeyError) as exc:
             # a 200 whose body the SDK could not read as a message
             raise MalformedAnswer(f"unreadable response: {type(exc).__name__}") from None
-        for block in message.content:
-            if block.type == "tool_use" and block.name == request.tool:
-                return block.input
-        raise MalformedAnswer("the answer has no tool_use block")
+        return _tool_input(message, request)
+
+    def ask_batch(self, requests: dict[str, Request], poll: float, wait: float) -> dict[str, Any]:
+        """Send the requests as one Message Batch and wait for it; per id, the answer or
+        the exception (ProviderError, MalformedAnswer) that stands for it."""
+        import time
+
+        anthropic = self._anthropic
+        if not requests:
+            return {}
+        batches = self.client.messages.batches
+        try:
+            batch = batches.create(
+                requests=[
+                    {"custom_id": key, "params": cast(Any, _params(r))}
+                    for key, r in requests.items()
+                ]
+            )
+            deadline = time.monotonic() + wait
+            while batch.processing_status != "ended":
+                if time.monotonic() >= deadline:
+                    error = ProviderError(f"batch {batch.id} did not end within {wait:g}s")
+                    return dict.fromkeys(requests, error)
+                time.sleep(poll)
+                batch = batches.retrieve(batch.id)
+            lines = list(batches.results(batch.id))
+        except (anthropic.APIError, ValueError, TypeError, KeyError) as exc:
+            error = ProviderError(f"batch failed: {type(exc).__name__}")
+            return dict.fromkeys(requests, error)
+        out: dict[str, Any] = {}
+        for line in lines:
+            if line.custom_id not in requests:
+                continue
+            if line.result.type != "succeeded":
+                out[line.custom_id] = ProviderError(f"batch request {line.result.type}")
+                continue
+            try:
+                out[line.custom_id] = _tool_input(line.result.message, requests[line.custom_id])
+            except MalformedAnswer as exc:
+                out[line.custom_id] = exc
+        for key in requests:
+            out.setdefault(key, ProviderError("no result in the batch"))
+        return out
+
+
+def _params(request: Request) -> dict[str, Any]:
+    """Messages API parameters: one forced tool whose strict input schema is the answer."""
+    return {
+        "model": request.model,
+        "max_tokens": request.max_tokens,
+        "messages": [{"role": "user", "content": request.prompt}],
+        "tools": [
+            {
+                "name": request.tool,
+                "description": "Record the answer.",
+                "input_schema": request.schema,
+                "strict": True,
+            }
+        ],
+        "tool_choice": {"type": "tool", "name": request.tool},
+    }
+
+
+def _tool_input(message: Any, request: Request) -> Any:
+    for block in message.content:
+        if block.type == "tool_use" and block.name == request.tool:
+            return block.input
+    raise MalformedAnswer("the answer has no tool_use block")
 
 
 class ClaudeCliProvider:
