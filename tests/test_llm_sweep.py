@@ -392,6 +392,7 @@ def test_lint_result_carries_the_sweep_counts(
         "cache_hits": 0,
         "retries": 0,
         "not_evaluated": 0,
+        "batched": 0,
         "failed": 1,
     }
     assert [f.reason for f in result.llm_failures] == ["API error 500"]
