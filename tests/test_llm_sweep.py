@@ -462,3 +462,17 @@ def test_batch_answers_that_fail_are_asked_one_by_one(
     assert found(run) == PAIR_FINDINGS, run.stderr
     paths = [r["path"] for r in api.requests]
     assert paths.count("/v1/messages") == 2  # the malformed and the errored batch answers
+
+
+def test_a_batch_that_does_not_end_in_time_falls_back_to_single_requests(
+    setup: Callable[..., tuple[Path, Path]], api: FakeMessagesAPI, run_curator: Callable[..., Run]
+) -> None:
+    store, config = setup(batch_poll_seconds=0, batch_wait_seconds=0)
+    args = ("lint", str(store), "--llm", "--batch", "--select", "CUR401,CUR402")
+    run = run_curator(
+        *args, "--config", str(config), "--output-format", "json", env={"ANTHROPIC_API_KEY": "k"}
+    )
+    assert found(run) == PAIR_FINDINGS, run.stderr
+    paths = [r["path"] for r in api.requests]
+    assert paths[0] == "/v1/messages/batches"
+    assert paths.count("/v1/messages") == 2
