@@ -13,6 +13,10 @@ from curator import __version__
 
 # name -> "module:attribute"; the help line is shown without importing the module.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "calibrate": (
+        "curator.commands.calibrate:calibrate_command",
+        "Measure the pair sweep against labelled pairs.",
+    ),
     "findings": (
         "curator.commands.findings:findings",
         "List, show, acknowledge, resolve findings.",

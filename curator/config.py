@@ -38,6 +38,13 @@ DEFAULTS: dict[str, Any] = {
         "interval_days": 7,
         "max_pairs": 50,
         "base_url": None,
+        "timeout_seconds": 60,
+        "max_retries": 2,
+        "answer_attempts": 2,
+        "claude_command": "claude",
+        "batch": False,
+        "batch_poll_seconds": 10,
+        "batch_wait_seconds": 3600,
     },
     "references": {"check_urls": False, "url_allowlist": []},
     "usage": {"window_days": 30},
@@ -79,6 +86,16 @@ class Config:
                     root = self.source.parent / root
             out.append((str(pattern), root))
         return out
+
+    def with_value(self, dotted: str, value: Any) -> Config:
+        """A copy with one key set (command-line flags that override the file)."""
+        data = copy.deepcopy(self.data)
+        *parents, last = dotted.split(".")
+        target = data
+        for part in parents:
+            target = target[part]
+        target[last] = value
+        return Config(data=data, source=self.source)
 
     def rule_paths(self) -> list[Path]:
         base = self.source.parent if self.source is not None else Path.cwd()

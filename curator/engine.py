@@ -33,6 +33,9 @@ class Context:
     # Codes of rules that did not run in full (skipped for lack of a repo root, over the
     # budget, failed). Their old findings must not be resolved. A check that skips adds here.
     skipped: set[str] = field(default_factory=set)
+    llm: Any = None  # an LLM provider to use instead of the configured one (rule self-tests)
+    # Work several rules share within one run (the pair sweep behind CUR401 and CUR402).
+    shared: dict[str, Any] = field(default_factory=dict)
 
     def memories(self, rule: Rule) -> Iterable[Memory]:
         return (m for m in self.store.memories if rule.applies_to(m))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from curator import discovery
 from curator.config import Config
@@ -45,6 +46,10 @@ class LintResult:
     stores: list[Path] = field(default_factory=list)
     memories: int = 0
     runs: list[StoreRun] = field(default_factory=list)
+    # What the LLM rules asked, summed over stores (empty when none ran), and the
+    # questions that got no usable answer: for the scan's watermark and events.
+    llm: dict[str, int] = field(default_factory=dict)
+    llm_failures: list[Any] = field(default_factory=list)
 
 
 def resolve_targets(
@@ -142,6 +147,11 @@ def lint(
             )
         result.runs.append(StoreRun(store.root, choice.root, tuple(found), ran, rels))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
+        asker = ctx.shared.get("llm.asker")
+        if asker is not None:
+            for key, value in asker.stats.summary().items():
+                result.llm[key] = result.llm.get(key, 0) + value
+            result.llm_failures.extend(asker.stats.failures)
         result.stores.append(store.root)
         result.memories += len(store.memories)
     result.notes.extend(skip_notes(skipped))

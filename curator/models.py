@@ -166,6 +166,7 @@ class RuleTest:
     repo: dict[str, str] | None
     line: int
     config: dict[str, Any] = field(default_factory=dict)  # .curator.yaml keys for the case
+    llm_answers: tuple[Any, ...] = ()  # canned model answers for an llm-tier rule's case
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ KEYS = {
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
-TEST_KEYS = {"name", "files", "expect", "today", "params", "repo", "config"}
+TEST_KEYS = {"name", "files", "expect", "today", "params", "repo", "config", "llm_answers"}
 EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
 
 
@@ -112,12 +112,13 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         except Exception as exc:  # regex.error and friends
             raise fail(f"bad pattern: {exc}", f"patterns.{i}") from None
 
-    for key in ("message", "prompt"):
-        if key in data:
-            try:
-                templates.check_template(data[key])
-            except templates.TemplateError as exc:
-                raise fail(f"bad {key}: {exc}", key) from None
+    # Prompts are Jinja2 and checked by `check_prompts` when llm-tier rules are about to
+    # run: compiling them here would import Jinja2 on every session start.
+    if "message" in data:
+        try:
+            templates.check_template(data["message"])
+        except templates.TemplateError as exc:
+            raise fail(f"bad message: {exc}", "message") from None
 
     types = None
     applies = data.get("applies_to")
@@ -148,6 +149,19 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         persist=bool(data.get("persist", True)),
         tests=tuple(_tests(data.get("tests", []), lines, fail)),
     )
+
+
+def check_prompts(rules: list[Rule]) -> None:
+    """Compile the prompt templates of these rules; a UserError with file and line if one
+    does not parse. Called before llm-tier rules run (`lint --llm`, `calibrate`)."""
+    for rule in rules:
+        if rule.prompt is None:
+            continue
+        try:
+            templates.check_template(rule.prompt)
+        except templates.TemplateError as exc:
+            _, lines = load_file(rule.source)
+            raise UserError(f"bad prompt: {exc}", rule.source, lines.get("prompt", 1)) from None
 
 
 def _params(
@@ -201,6 +215,9 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
         config = case.get("config") or {}
         if not isinstance(config, dict):
             raise fail("config must be a mapping of .curator.yaml keys", where)
+        answers = case.get("llm_answers", [])
+        if not isinstance(answers, list):
+            raise fail("llm_answers must be a list of canned model answers", where)
         today = case.get("today")
         if today is not None and not isinstance(today, date):
             raise fail("today must be a date like 2026-06-01", where)
@@ -214,6 +231,7 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
                 repo=case.get("repo"),
                 config=config,
                 line=lines.get(where, 1),
+                llm_answers=tuple(answers),
             )
         )
     return tests

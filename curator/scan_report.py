@@ -42,12 +42,12 @@ class ScanReport:
 def write_watermark(
     project: ProjectDir,
     report: ScanReport,
-    name: str = "cheap",
     signature: str | None = None,
     llm_rules: bool | None = None,
 ) -> None:
-    """`last_cheap_scan.json` (or `last_llm_sweep.json`): when and how the last run went."""
-    path = project.last_cheap_scan if name == "cheap" else project.last_llm_sweep
+    """`last_cheap_scan.json`: when and how the last run went (the LLM sweep keeps its
+    own, `last_llm_sweep.json`, through `curator.llm.gate`)."""
+    path = project.last_cheap_scan
     now = clock.now()
     atomic.write_json(
         path,

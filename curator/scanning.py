@@ -49,6 +49,17 @@ def scan_target(
     run = result.runs[0]
     by_code = {r.code: r for r in rules}
     outcome = record(project, run.store, run.diagnostics, by_code, set(run.ran), events, run.only)
+    for failure in result.llm_failures:
+        # Failed closed: no finding; the log says which question got no usable answer.
+        events.emit(
+            "curator.llm.answer_failed",
+            {"rule": failure.rule, "memory_files": list(failure.subject), "reason": failure.reason},
+        )
+    if any(by_code[code].tier == "llm" for code in run.ran if code in by_code):
+        from curator import clock
+        from curator.llm.gate import record_sweep
+
+        record_sweep(project.last_llm_sweep, clock.now(), {"store": str(run.store), **result.llm})
     skipped = sorted({r.code for r in selected} - run.ran)
     over_budget = deadline is not None and bool(skipped) and time.monotonic() >= deadline
     report = ScanReport(

@@ -68,7 +68,13 @@ def _describe(d: Diagnostic, root: Path) -> str:
 
 def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
     tuned = [r if r.code != rule.code else _with_params(r, case.params) for r in rules]
-    cheap = [r for r in tuned if r.tier == "cheap"]
+    # An llm-tier rule runs against its case's canned answers, never a real model.
+    run = [r for r in tuned if r.tier == "cheap" or r.code == rule.code]
+    canned = None
+    if rule.tier == "llm":
+        from curator.llm.providers import CannedProvider
+
+        canned = CannedProvider(case.llm_answers)
     with tempfile.TemporaryDirectory(prefix="curator-rule-test-") as tmp:
         root = Path(tmp).resolve()
         store_root = root / "store"
@@ -85,8 +91,9 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
             config=_config(case.config),
             today=case.today or DEFAULT_TODAY,
             repo_root=repo_root,
+            llm=canned,
         )
-        got = [d for d in run_checks(ctx, cheap, tuned) if d.code == rule.code]
+        got = [d for d in run_checks(ctx, run, tuned) if d.code == rule.code]
         failures = []
         unmatched = list(got)
         for expected in case.expect:

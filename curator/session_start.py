@@ -201,34 +201,36 @@ def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, 
 
 
 def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool:
-    """An `llm`-tier rule exists, a provider may be used, and the last sweep is older
-    than `llm.interval_days` (or there was none)."""
-    if config.get("llm.provider") == "none":
-        return False
+    """An `llm`-tier rule exists, a provider can answer, and no sweep finished within
+    `llm.interval_days`."""
     if not any(getattr(r, "tier", None) == "llm" for r in rules):
         return False
-    last = atomic.read_json(project.last_llm_sweep)
-    epoch = last.get("epoch") if isinstance(last, dict) else None
-    if not isinstance(epoch, (int, float)):
-        return True
-    interval_seconds = float(config.get("llm.interval_days")) * 86400
-    return clock.now().timestamp() - epoch >= interval_seconds
+    from curator.llm.gate import sweep_due
+    from curator.llm.providers import available
+
+    if available(config) is None:
+        return False
+    return sweep_due(project.last_llm_sweep, int(config.get("llm.interval_days")), clock.now())
 
 
 def start_due_llm_sweep(config: Config, project: ProjectDir, rules: list[Any], cwd: Path) -> bool:
     """Start `curator scan` detached when the LLM sweep is due; never wait for it.
 
-    The session-start hook's critical path only pays for the spawn. The built-in pack has
-    no `llm`-tier rules until the LLM sweep lands, so today nothing is ever due.
+    The session-start hook's critical path only pays for the spawn. A claim file makes
+    sessions that start together start one sweep; the scan releases it when done.
     """
     if not llm_sweep_due(config, project, rules):
         return False
     import subprocess
     import sys
 
+    from curator.llm.gate import claim_sweep, release_sweep
+
+    if not claim_sweep(project.root, clock.now()):
+        return False
     try:
         subprocess.Popen(
-            [sys.executable, "-m", "curator", "scan", "--quiet"],
+            [sys.executable, "-m", "curator", "scan", "--quiet", "--release-claim"],
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -236,6 +238,7 @@ def start_due_llm_sweep(config: Config, project: ProjectDir, rules: list[Any], c
             start_new_session=True,  # survives the hook; Claude Code does not wait for it
         )
     except OSError:
+        release_sweep(project.root)
         return False
     return True
 

@@ -21,8 +21,8 @@ SCRATCH = "claude/projects/-home-me-scratch/memory"
 
 
 def reference_notes(result) -> list[str]:
-    """The notes about path and symbol rules (the usage rules add their own)."""
-    return [n for n in result.notes if not n.startswith("usage:")]
+    """The notes about path and symbol rules (usage and LLM rules add their own)."""
+    return [n for n in result.notes if n.startswith("path and symbol")]
 
 
 @pytest.fixture

@@ -35,6 +35,8 @@ CHECKS: dict[str, str] = {
     "urls": "curator.checks.urls",
     "usage": "curator.checks.usage",
     "engine": "curator.checks.engine",
+    "pairs": "curator.checks.pairs",
+    "llm": "curator.checks.llm",
 }
 
 # Checks whose hits about a memory depend on that memory alone (plus the day, the config

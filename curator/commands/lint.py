@@ -25,7 +25,7 @@ from curator.linting import LintResult, Target, resolve_targets
 from curator.linting import lint as run_lint
 from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import FORMATS, ReportContext, get_reporter
-from curator.rulebook import load_rules
+from curator.rulebook import check_prompts, load_rules
 from curator.selection import select_rules, validate_tokens
 
 
@@ -113,6 +113,11 @@ def persist_lint(
     help="Lowest severity that makes the exit code 1 [default: warning].",
 )
 @click.option("--llm/--no-llm", default=False, help="Also run the LLM-tier rules.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Send the pair sweep's requests as one Message Batch (Anthropic API; with --llm).",
+)
 @today_option
 @click.option(
     "--repo-root",
@@ -148,6 +153,7 @@ def lint(
     exit_zero: bool,
     fail_on: str | None,
     llm: bool,
+    batch: bool,
     today: date | None,
     repo_root: Path | None,
     all_stores: bool,
@@ -164,6 +170,8 @@ def lint(
     """
     cwd = Path.cwd()
     config = config_from(config_path)
+    if batch:
+        config = config.with_value("llm.batch", True)
     rules = load_rules(config)
     chosen = {
         "--select": split_codes(select) or list(config.get("select")),
@@ -175,6 +183,7 @@ def lint(
     selected = select_rules(
         rules, chosen["--select"], chosen["--extend-select"], chosen["--ignore"], include_llm=llm
     )
+    check_prompts([r for r in selected if r.tier == "llm"])
     targets = resolve_targets(list(paths), config, cwd, all_stores)
     day = today or clock.today()
     if persist:

@@ -1,7 +1,5 @@
-"""`curator scan`: a full sweep that ignores rate gates and persists findings.
-
-Today it runs every cheap rule; the LLM tier joins when it lands.
-"""
+"""`curator scan`: a full sweep, LLM tier included, that ignores rate gates and the LLM
+interval gate and persists findings."""
 
 from __future__ import annotations
 
@@ -13,11 +11,14 @@ import click
 
 from curator import clock
 from curator.commands.common import config_from, config_option, today_option, user_errors
-from curator.events import event_log
+from curator.config import Config
+from curator.events import EventLog, event_log
 from curator.linting import resolve_targets
-from curator.rulebook import load_rules
+from curator.models import Rule
+from curator.rulebook import check_prompts, load_rules
 from curator.scanning import scan_target
 from curator.selection import select_rules
+from curator.storage import project_for
 
 
 @click.command()
@@ -36,6 +37,13 @@ from curator.selection import select_rules
     help="Summary format.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing (for detached runs).")
+@click.option("--no-llm", is_flag=True, help="Leave out the LLM tier.")
+@click.option(
+    "--release-claim",
+    is_flag=True,
+    hidden=True,
+    help="Release the session-start hook's sweep claim when done.",
+)
 @user_errors
 def scan(
     paths: tuple[Path, ...],
@@ -44,8 +52,11 @@ def scan(
     repo_root: Path | None,
     output_format: str,
     quiet: bool,
+    no_llm: bool,
+    release_claim: bool,
 ) -> None:
-    """Scan stores with every rule and persist the findings (no rate gate, no budget).
+    """Scan stores with every rule, LLM tier included, and persist the findings (no rate
+    gate, no budget, no LLM interval gate).
 
     With no PATHS, scans the current project's store.
     """
@@ -57,8 +68,48 @@ def scan(
         list(config.get("select")) or None,
         list(config.get("extend_select")),
         list(config.get("ignore")),
+        include_llm=not no_llm,
     )
+    check_prompts([r for r in selected if r.tier == "llm"])
     events = event_log(config)
+    summaries = []
+    try:
+        summaries = _scan_all(paths, config, rules, selected, events, cwd, today, repo_root, quiet)
+    finally:
+        if release_claim:
+            _release_claims(paths, config, cwd, repo_root)
+    if quiet:
+        return
+    if output_format == "json":
+        click.echo(json.dumps(summaries, indent=2))
+        return
+    for s in summaries:
+        click.echo(
+            f"{s['store']}: {s['findings_new']} new, {s['findings_resolved']} resolved, "
+            f"{s['findings_open']} open"
+        )
+
+
+def _release_claims(
+    paths: tuple[Path, ...], config: Config, cwd: Path, repo_root: Path | None
+) -> None:
+    from curator.llm.gate import release_sweep
+
+    for target in resolve_targets(list(paths), config, cwd):
+        release_sweep(project_for(target.store, config, repo_root, cwd).root)
+
+
+def _scan_all(
+    paths: tuple[Path, ...],
+    config: Config,
+    rules: list[Rule],
+    selected: list[Rule],
+    events: EventLog,
+    cwd: Path,
+    today: date | None,
+    repo_root: Path | None,
+    quiet: bool,
+) -> list[dict[str, object]]:
     summaries = []
     for target in resolve_targets(list(paths), config, cwd):
         result, report = scan_target(
@@ -76,13 +127,4 @@ def scan(
             if not quiet:
                 click.echo(f"curator: {note}", err=True)
         summaries.append(report.payload(target.store) | {"open": [f.id for f in report.open]})
-    if quiet:
-        return
-    if output_format == "json":
-        click.echo(json.dumps(summaries, indent=2))
-        return
-    for s in summaries:
-        click.echo(
-            f"{s['store']}: {s['findings_new']} new, {s['findings_resolved']} resolved, "
-            f"{s['findings_open']} open"
-        )
+    return summaries

@@ -1,0 +1,66 @@
+"""The verdict cache: one JSON file per answered question, keyed by what the answer
+depends on (model, the prompt's hash, the memories' body hashes), so re-sweeping an
+unchanged store asks nothing. Only validated answers are stored."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from curator.config import Config
+from curator.hashing import sha256_text
+
+
+def storage_root(config: Config) -> Path:
+    """Config `storage`, else `$ONLOOKER_DIR`, else `~/.onlooker`."""
+    configured = config.path("storage")
+    if configured is not None:
+        return configured
+    env = os.environ.get("ONLOOKER_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".onlooker"
+
+
+def cache_dir(config: Config) -> Path:
+    return storage_root(config) / "curator" / "cache" / "verdicts"
+
+
+def cache_key(model: str, prompt: str, schema: dict[str, Any], body_hashes: list[str]) -> str:
+    prompt_hash = sha256_text(prompt + json.dumps(schema, sort_keys=True))
+    return sha256_text(json.dumps([model, prompt_hash, body_hashes]))
+
+
+class VerdictCache:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.hits = 0
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def has(self, key: str) -> bool:
+        return self._path(key).is_file()
+
+    def get(self, key: str) -> Any | None:
+        try:
+            stored = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # missing or torn: ask again
+        if not isinstance(stored, dict) or "answer" not in stored:
+            return None
+        self.hits += 1
+        return stored["answer"]
+
+    def put(self, key: str, answer: Any, meta: dict[str, Any]) -> None:
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # temp file + rename: a concurrent sweep never reads half an answer
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({**meta, "answer": answer}, handle)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only or full disk costs calls next time, never the sweep

@@ -1,0 +1,154 @@
+"""The pair sweep behind CUR401 and CUR402: candidates, requests, verdicts.
+
+Both rules read the same verdicts. Rules with the same prompt and candidate params share
+one sweep per run (memoized on the context), so selecting both costs one set of calls.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator import templates
+from curator.grouping import Group, plan_groups
+from curator.hashing import sha256_text
+from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
+from curator.llm.asking import get_asker, progress
+from curator.llm.providers import Request
+from curator.models import Memory, Rule
+from curator.similarity import DEFAULTS as SIMILARITY_DEFAULTS
+from curator.similarity import CandidateStats, candidates
+
+PARAMS: dict[str, Any] = {
+    **SIMILARITY_DEFAULTS,
+    "group_size": 10,
+    "verdict": "contradict",
+    "max_body_chars": 3000,
+}
+# Enough room for a group's verdicts with one-line rationales; a cut-off answer fails
+# validation and is retried like any malformed one.
+GROUP_MAX_TOKENS = 4096
+_END = "</memory"
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    a: Memory
+    b: Memory
+    verdict: str
+    rationale: str
+
+
+@dataclass
+class SweepResult:
+    verdicts: list[PairVerdict] = field(default_factory=list)
+    requests: int = 0  # requests planned
+    asked: int = 0  # requests that got an answer (cache or provider)
+    not_evaluated: int = 0
+    pairs_covered: int = 0
+    candidates: CandidateStats = field(default_factory=CandidateStats)
+    skipped: str | None = None
+
+
+def body_hash(memory: Memory) -> str:
+    return sha256_text(memory.body())
+
+
+def _block(text: str) -> str:
+    # A memory must not be able to close its own block and speak as the prompt.
+    return text.replace(_END, "<\\/memory")
+
+
+def _body(memory: Memory, limit: int) -> str:
+    body = memory.body().strip()
+    if limit > 0 and len(body) > limit:
+        return body[:limit].rstrip() + " […truncated]"
+    return body
+
+
+def prompt_values(
+    members: tuple[Memory, ...], max_body_chars: int = 0, exhaustive: bool = False
+) -> dict[str, Any]:
+    """What a prompt template sees: `memories` (number, file, name, description, type,
+    body; memory text escaped so it cannot close its block), `count`, and `exhaustive`
+    (true when every pair's verdict is wanted: calibration)."""
+    return {
+        "memories": [
+            {
+                "number": i,
+                "file": _block(m.rel),
+                "name": _block(m.name or ""),
+                "description": _block(m.description or ""),
+                "type": m.type or "",
+                "body": _block(_body(m, max_body_chars)),
+            }
+            for i, m in enumerate(members, start=1)
+        ],
+        "count": len(members),
+        "exhaustive": exhaustive,
+    }
+
+
+def _memo_key(rule: Rule) -> str:
+    params = {k: v for k, v in rule.params.items() if k != "verdict"}
+    blob = json.dumps([rule.prompt, params, rule.applies_to_types], sort_keys=True, default=str)
+    return "pairs:" + sha256_text(blob)
+
+
+def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
+    """Run (or reuse) the pair sweep for this rule's prompt and params."""
+    key = _memo_key(rule)
+    done = ctx.shared.get(key)
+    if done is not None:
+        return done  # type: ignore[no-any-return]
+    result = SweepResult()
+    ctx.shared[key] = result
+    asker = get_asker(ctx)
+    if not asker.available:
+        result.skipped = "no LLM provider"
+        return result
+    memories = list(ctx.memories(rule))
+    found = candidates(memories, rule.params)
+    result.candidates = found.stats
+    groups = plan_groups(found.ranked, int(rule.params["group_size"]))
+    result.requests = len(groups)
+    before = asker.stats.not_evaluated
+    if ctx.config.get("llm.batch"):
+        # uncached groups beyond the budget are skipped inside prefetch
+        questions = [_question(rule, g, asker.model) for g in groups]
+        asker.prefetch("pair sweep", questions, budget)
+    for group in progress(groups, f"curator: {rule.name} pair sweep"):
+        answer = ask_group(rule, group, asker, budget)
+        if answer is None:
+            continue
+        result.asked += 1
+        result.pairs_covered += group.pair_count
+        for a, b, verdict, rationale in answer:
+            ma, mb = group.members[a - 1], group.members[b - 1]
+            result.verdicts.append(PairVerdict(ma, mb, verdict, rationale))
+    result.not_evaluated = asker.stats.not_evaluated - before
+    return result
+
+
+def _question(
+    rule: Rule, group: Group, model: str = "", exhaustive: bool = False
+) -> tuple[Request, list[str], Any]:
+    values = prompt_values(group.members, int(rule.params["max_body_chars"]), exhaustive)
+    prompt = templates.render(rule.prompt or "", values)
+    request = Request(
+        model=model,
+        prompt=prompt,
+        tool=GROUP_TOOL,
+        schema=GROUP_SCHEMA,
+        max_tokens=GROUP_MAX_TOKENS,
+    )
+    size = len(group.members)
+    return request, [body_hash(m) for m in group.members], lambda raw: pair_verdicts(raw, size)
+
+
+def ask_group(rule: Rule, group: Group, asker: Any, budget: int, exhaustive: bool = False) -> Any:
+    """Ask for the verdicts of one group; None when there is no usable answer."""
+    request, hashes, validate = _question(rule, group, asker.model, exhaustive)
+    subject = tuple(m.rel for m in group.members)
+    return asker.ask("pair sweep", request, subject, hashes, validate, budget)

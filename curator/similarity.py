@@ -1,0 +1,239 @@
+"""Pair candidates for the LLM sweep: which memories are worth asking a model about.
+
+Every memory becomes a TF-IDF vector over its name, description and body (Unicode words,
+lowercased, stopwords out, CJK as character bigrams), cut to its `top_k` heaviest tokens.
+Pairs are found through an inverted index over those tokens: only memories that share an
+indexed token are ever scored, tokens held by more than `max_df` of the store are not
+indexed, and each memory keeps its `per_memory` best neighbours. A pair's score is the
+cosine of the two vectors, times `same_type_boost` when both have the same type and
+`marker_boost` when one says always/prefer and the other never/avoid. Markers boost; they
+never gate: real contradictions rarely carry them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import regex
+
+from curator.models import Memory
+
+# English plus the commonest German and Spanish function words; memories mix languages.
+_STOPWORD_TEXT = """
+a about above after again against all also am an and any are as at be because been
+before being below between both but by can could did do does doing down during each
+few for from further had has have having he her here hers him his how i if in into is
+it its itself just me more most my no nor not now of off on once only or other our
+ours out over own same she should so some such than that the their theirs them then
+there these they this those through to too under until up very was we were what when
+where which while who whom why will with would you your yours e.g i.e etc via per
+apply how why
+der die das den dem des ein eine einen einem einer und oder aber nicht ist sind war
+wird werden mit von zu zum zur auf für fur im in an am bei als auch wie wenn dass so
+es er sie wir ihr ich du noch nur schon sich kein keine
+el la los las un una unos unas y o pero no es son está están con por para de del al
+en que se lo le les su sus como más muy ya si
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+POSITIVE = ("always", "prefer", "use", "do", "must", "should", "immer", "siempre", "usar")
+NEGATIVE = ("never", "avoid", "don't", "do not", "dont", "stop", "no longer", "nie", "nunca")
+
+_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_']*")
+_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
+_MARKUP = regex.compile(r"\*\*(?:why|how to apply):\*\*", regex.IGNORECASE)
+
+DEFAULTS: dict[str, Any] = {
+    "top_k": 32,
+    "max_df": 0.05,
+    "always_index_up_to": 10,
+    "max_postings": 200,
+    "probe_limit": 100,
+    "per_memory": 2,
+    "min_score": 0.02,
+    "name_weight": 2.0,
+    "description_weight": 1.5,
+    "same_type_boost": 1.15,
+    "marker_boost": 1.2,
+    "positive_markers": list(POSITIVE),
+    "negative_markers": list(NEGATIVE),
+    "stopwords": [],
+}
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """A light, consistent English suffix strip ('stores', 'stored', 'store' -> 'stor');
+    not a real stemmer, just enough that inflections of one word meet."""
+    if len(word) <= 3 or not word.isascii():
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif (word.endswith("es") and word[-3] in "sxz") or word.endswith(("ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def tokens(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
+    """Normalized tokens: casefolded Unicode words minus stopwords; CJK runs as bigrams."""
+    out: list[str] = []
+    for word in _WORD.findall(_MARKUP.sub(" ", text).casefold()):
+        if _CJK.search(word):
+            for run in _CJK.findall(word):
+                out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+            continue
+        word = word.strip("'_")
+        if len(word) < 2 or word in stopwords or word.isdigit():
+            continue
+        out.append(_stem(word))
+    return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two memories worth a verdict, with the score that ranked them."""
+
+    a: Memory
+    b: Memory
+    score: float
+    shared: tuple[str, ...]  # the indexed tokens both hold, heaviest first
+
+
+@dataclass
+class CandidateStats:
+    memories: int = 0
+    pairs_examined: int = 0  # (memory, neighbour) scorings; bounded by N x probe_limit
+    indexed_tokens: int = 0
+    skipped_common_tokens: int = 0
+
+
+@dataclass
+class Candidates:
+    ranked: list[Candidate] = field(default_factory=list)
+    stats: CandidateStats = field(default_factory=CandidateStats)
+
+
+def params_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
+    return {**DEFAULTS, **{k: v for k, v in params.items() if k in DEFAULTS}}
+
+
+def _marker_pattern(words: Sequence[str]) -> Any:
+    alternatives = "|".join(regex.escape(w.casefold()) for w in words) or "(?!)"
+    return regex.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def _vectors(
+    memories: Sequence[Memory], params: dict[str, Any], stopwords: frozenset[str]
+) -> list[dict[str, float]]:
+    counts: list[dict[str, float]] = []  # weighted term counts (a name word counts 2.0)
+    for m in memories:
+        bag: dict[str, float] = defaultdict(float)
+        for text, weight in (
+            (m.name or "", params["name_weight"]),
+            (m.description or "", params["description_weight"]),
+            (m.body(), 1.0),
+        ):
+            for token in tokens(text, stopwords):
+                bag[token] += weight
+        counts.append(bag)
+    df: Counter[str] = Counter()
+    for bag in counts:
+        df.update(bag.keys())
+    n = len(memories)
+    vectors = []
+    for bag in counts:
+        weights = {
+            t: (1 + math.log(c)) * (math.log((n + 1) / (df[t] + 1)) + 1) for t, c in bag.items()
+        }
+        top = sorted(weights.items(), key=lambda item: (-item[1], item[0]))[: params["top_k"]]
+        norm = math.sqrt(sum(w * w for _, w in top)) or 1.0
+        vectors.append({t: w / norm for t, w in top})
+    return vectors
+
+
+def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates:
+    """Rank pairs of memories by similarity without scoring every pair."""
+    params = params_with_defaults(params)
+    stopwords = STOPWORDS | frozenset(w.casefold() for w in params["stopwords"])
+    result = Candidates(stats=CandidateStats(memories=len(memories)))
+    vectors = _vectors(memories, params, stopwords)
+    postings: dict[str, list[int]] = defaultdict(list)
+    for i, vector in enumerate(vectors):
+        for token in vector:
+            postings[token].append(i)
+    # A token most of the store holds says nothing about a pair and would make this N².
+    limit = max(params["always_index_up_to"], math.ceil(params["max_df"] * len(memories)))
+    limit = min(limit, max(params["max_postings"], params["always_index_up_to"]))
+    common = {t for t, docs in postings.items() if len(docs) > limit}
+    result.stats.skipped_common_tokens = len(common)
+    result.stats.indexed_tokens = len(postings) - len(common)
+
+    has_positive = _marker_pattern(params["positive_markers"]).search
+    has_negative = _marker_pattern(params["negative_markers"]).search
+    positive = [bool(has_positive(m.body().casefold())) for m in memories]
+    negative = [bool(has_negative(m.body().casefold())) for m in memories]
+    types = [m.type for m in memories]
+    best: dict[tuple[int, int], float] = {}
+    examined = 0
+    probe_limit = params["probe_limit"]
+    for i, vector in enumerate(vectors):
+        # Rarest tokens first, stopping once `probe_limit` neighbours are found: rare
+        # tokens carry most of the cosine, and this bounds the work per memory.
+        indexed = sorted((t for t in vector if t not in common), key=lambda t: len(postings[t]))
+        scores: dict[int, float] = defaultdict(float)
+        for token in indexed:
+            weight = vector[token]
+            for j in postings[token]:
+                if j != i:
+                    scores[j] += weight * vectors[j][token]
+            if len(scores) >= probe_limit:
+                break
+        examined += len(scores)
+        for j, _ in _boosted(i, scores, types, positive, negative, params):
+            # the kept neighbours get their exact score over all shared tokens
+            exact = {j: sum(w * vectors[j].get(t, 0.0) for t, w in vector.items())}
+            for _, score in _boosted(i, exact, types, positive, negative, params):
+                key = (min(i, j), max(i, j))
+                best[key] = max(best.get(key, 0.0), score)
+    # each (memory, neighbour) scoring counts; a pair found from both sides counts twice
+    result.stats.pairs_examined = examined
+    for (i, j), score in sorted(best.items(), key=lambda item: (-item[1], item[0])):
+        if score < params["min_score"]:
+            break
+        shared = sorted(set(vectors[i]) & set(vectors[j]), key=lambda t: -vectors[i][t])
+        result.ranked.append(Candidate(memories[i], memories[j], round(score, 4), tuple(shared)))
+    return result
+
+
+def _boosted(
+    i: int,
+    scores: dict[int, float],
+    types: list[str | None],
+    positive: list[bool],
+    negative: list[bool],
+    params: dict[str, Any],
+) -> Iterable[tuple[int, float]]:
+    """Apply the boosts, then keep this memory's `per_memory` best neighbours."""
+    same_type, marker = params["same_type_boost"], params["marker_boost"]
+    kind, pos, neg = types[i], positive[i], negative[i]
+    boosted = []
+    for j, score in scores.items():
+        if kind is not None and kind == types[j]:
+            score *= same_type
+        if (pos and negative[j]) or (neg and positive[j]):
+            score *= marker
+        boosted.append((j, score))
+    return heapq.nsmallest(params["per_memory"], boosted, key=lambda item: (-item[1], item[0]))

@@ -1,0 +1,212 @@
+"""A fake Anthropic Messages API on 127.0.0.1 for tests that drive the real SDK.
+
+It records every request (path, headers, JSON body) and answers from a script: a list of
+steps consumed in order (a status code to fail with, a raw body, a delay past the
+client's timeout), then the `answer` function, which builds a tool_use message from the
+request. The default answer judges pairs from a table keyed by memory file names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MEMORY_TAG = re.compile(r'<memory number="(\d+)" file="([^"]+)"')
+SINGLE_TAG = re.compile(r'<memory file="([^"]+)"')
+
+
+@dataclass
+class Step:
+    """One scripted response: `status` with an error body, a raw `body`, or a `delay`."""
+
+    status: int = 200
+    body: str | None = None
+    delay: float = 0.0
+    tool_input: Any = None  # a 200 whose tool_use input is exactly this
+
+
+@dataclass
+class FakeMessagesAPI:
+    verdicts: dict[frozenset[str], tuple[str, str]] = field(default_factory=dict)
+    types: dict[str, tuple[str, float]] = field(default_factory=dict)
+    script: list[Step] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    answer: Callable[[dict[str, Any]], Any] | None = None
+    server: ThreadingHTTPServer | None = None
+    batches: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    polls_before_end: int = 1  # retrieve calls that still say in_progress
+
+    @property
+    def base_url(self) -> str:
+        assert self.server is not None
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def count(self) -> int:
+        return len(self.requests)
+
+    def default_answer(self, body: dict[str, Any]) -> Any:
+        prompt = body["messages"][0]["content"]
+        tool = body["tool_choice"]["name"]
+        if tool == "record_memory_type":
+            file = SINGLE_TAG.search(prompt)
+            kind, confidence = self.types.get(file.group(1) if file else "", ("project", 0.9))
+            return {"type": kind, "confidence": confidence, "rationale": "fake judgement"}
+        numbers = {f: int(n) for n, f in MEMORY_TAG.findall(prompt)}
+        pairs = []
+        for files, (verdict, rationale) in sorted(
+            self.verdicts.items(), key=lambda item: sorted(item[0])
+        ):
+            a, b = sorted(files)
+            if a in numbers and b in numbers:
+                pairs.append(
+                    {"a": numbers[a], "b": numbers[b], "verdict": verdict, "rationale": rationale}
+                )
+        return {"pairs": pairs}
+
+    def respond(self, body: dict[str, Any]) -> Step:
+        if self.script:
+            step = self.script.pop(0)
+            if step.status != 200 or step.body is not None or step.delay:
+                return step
+            if step.tool_input is not None:
+                return Step(body=message(body, step.tool_input))
+        value = (self.answer or self.default_answer)(body)
+        return Step(body=message(body, value))
+
+
+def message(request: dict[str, Any], tool_input: Any) -> str:
+    """A Messages API response whose only content block is a tool_use."""
+    return json.dumps(
+        {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": request.get("model", "fake"),
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_fake",
+                    "name": request["tool_choice"]["name"],
+                    "input": tool_input,
+                }
+            ],
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
+    )
+
+
+def batch_object(api: FakeMessagesAPI, batch_id: str, ended: bool) -> dict[str, Any]:
+    results = api.batches[batch_id]
+    return {
+        "id": batch_id,
+        "type": "message_batch",
+        "archived_at": None,
+        "cancel_initiated_at": None,
+        "created_at": "2026-06-01T00:00:00Z",
+        "ended_at": "2026-06-01T00:01:00Z" if ended else None,
+        "expires_at": "2026-06-02T00:00:00Z",
+        "processing_status": "ended" if ended else "in_progress",
+        "request_counts": {
+            "processing": 0 if ended else len(results),
+            "succeeded": sum(1 for r in results if r["result"]["type"] == "succeeded"),
+            "errored": sum(1 for r in results if r["result"]["type"] == "errored"),
+            "canceled": 0,
+            "expired": 0,
+        },
+        "results_url": f"{api.base_url}/v1/messages/batches/{batch_id}/results" if ended else None,
+    }
+
+
+def create_batch(api: FakeMessagesAPI, body: dict[str, Any]) -> dict[str, Any]:
+    batch_id = f"msgbatch_{len(api.batches) + 1}"
+    results = []
+    for item in body["requests"]:
+        step = api.respond(item["params"])
+        if step.status != 200 or step.body is None:
+            error = {"type": "error", "error": {"type": "api_error", "message": "fake"}}
+            result: dict[str, Any] = {"type": "errored", "error": error}
+        else:
+            result = {"type": "succeeded", "message": json.loads(step.body)}
+        results.append({"custom_id": item["custom_id"], "result": result})
+    api.batches[batch_id] = results
+    return batch_object(api, batch_id, ended=False)
+
+
+def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _send(self, status: int, payload: bytes, kind: str = "application/json") -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def do_GET(self) -> None:
+            api.requests.append({"path": self.path, "method": "GET"})
+            parts = self.path.split("?")[0].strip("/").split("/")
+            batch_id = parts[3] if len(parts) >= 4 else ""
+            if batch_id not in api.batches:
+                self._send(404, b'{"type": "error", "error": {"type": "not_found_error"}}')
+            elif parts[-1] == "results":
+                lines = "".join(json.dumps(r) + "\n" for r in api.batches[batch_id])
+                self._send(200, lines.encode(), "application/binary")
+            else:
+                polls = sum(1 for r in api.requests if r["path"].endswith(batch_id))
+                ended = polls > api.polls_before_end
+                self._send(200, json.dumps(batch_object(api, batch_id, ended)).encode())
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length)
+            body = json.loads(raw)
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            api.requests.append({"path": self.path, "headers": headers, "body": body})
+            if self.path.startswith("/v1/messages/batches"):
+                self._send(200, json.dumps(create_batch(api, body)).encode())
+                return
+            step = api.respond(body)
+            if step.delay:
+                time.sleep(step.delay)
+            if step.status != 200:
+                error = {"type": "error", "error": {"type": "api_error", "message": "fake"}}
+                payload = json.dumps(error).encode()
+                self.send_response(step.status)
+                self.send_header("retry-after-ms", "1")
+            else:
+                payload = (step.body or "").encode()
+                self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            with contextlib.suppress(OSError):  # the client gave up (timeout test)
+                self.wfile.write(payload)
+
+    return Handler
+
+
+def start(api: FakeMessagesAPI) -> FakeMessagesAPI:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
+    server.daemon_threads = True
+    api.server = server
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return api
+
+
+def stop(api: FakeMessagesAPI) -> None:
+    if api.server is not None:
+        api.server.shutdown()
+        api.server.server_close()
