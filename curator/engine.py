@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from curator import clock, templates
 from curator.checks import MEMORY_SCOPED, get_check
 from curator.config import Config
-from curator.models import Diagnostic, Hit, Memory, Rule, Severity, Store
+from curator.models import Diagnostic, Hit, Memory, Rule, Store
 from curator.patterns import PatternTimeout
 from curator.suppressions import Suppression, apply_suppressions, parse_suppressions
 
@@ -193,6 +193,3 @@ def _unused(
         hit = Hit(s.path, s.line, s.column, detail=detail, severity=None)
         yield to_diagnostic(rule, hit, root)
 
-
-def severity_at_least(diagnostics: list[Diagnostic], threshold: Severity) -> bool:
-    return any(d.severity >= threshold for d in diagnostics)

@@ -15,8 +15,8 @@ from curator.events import EventLog
 from curator.findings import load, new_finding, open_store
 from curator.storage import ProjectDir
 from curator.ulid import is_ulid, new_ulid
-from tests.conftest import Run
-from tests.hook_env import Env, make_env
+from tests.conftest import Run, memory, write_files
+from tests.hook_env import INDEX, Env, make_env
 
 
 @pytest.fixture
@@ -182,3 +182,26 @@ def test_a_rule_that_could_not_run_in_full_resolves_nothing(env: Env, tmp_path: 
     assert run.code == 0, run.stderr
     assert "CUR010" in run.json()[0]["skipped_rules"]
     assert {f["kind"]: f["status"] for f in env.findings()}["broken_index"] == "open"
+
+
+def test_unused_findings_stay_open_when_usage_cannot_be_measured(env: Env) -> None:
+    """No transcript left to read says nothing about use: CUR301 did not run in full."""
+    from tests.transcript_fixtures import tool_use_line, write_transcript
+
+    old = memory("Ship small PRs.\n", name="old", extra="modified: 2026-01-02")
+    write_files(env.store, {"old.md": old, "MEMORY.md": INDEX + "- [Old](old.md) — o\n"})
+    transcript = write_transcript(
+        env.store.parent,
+        [
+            tool_use_line(
+                str(env.repo), "2026-05-30T10:00:00Z", "Read", str(env.store / "freeze.md")
+            )
+        ],
+    )
+    env.curator("scan")
+    unused = [f for f in env.findings() if f["kind"] == "unused_low_signal"]
+    assert [f["memory_files"] for f in unused] == [["old.md"]]
+    transcript.unlink()
+    env.curator("scan")
+    status = {f["kind"]: f["status"] for f in env.findings()}
+    assert status["unused_low_signal"] == "open"

@@ -103,6 +103,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         yield _undetectable(ctx.store, query, window)
         return
     if not usage.sources:
+        ctx.skipped.add(rule.code)  # nothing measured: its findings stay as they are
         return
     if usage.pending:
         # Judging on part of the sessions would call used memories unused: wait.
@@ -110,6 +111,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             f"usage: {usage.pending} transcript(s) not read yet (read_budget_mb); "
             f"{rule.code} is held back until later runs have cached them"
         )
+        ctx.skipped.add(rule.code)
         return
     for memory in ctx.memories(rule):
         age = (ctx.today - memory.write_date).days
