@@ -192,4 +192,3 @@ def _unused(
         detail = {"codes": ", ".join(s.codes) or "all codes", "line": s.line}
         hit = Hit(s.path, s.line, s.column, detail=detail, severity=None)
         yield to_diagnostic(rule, hit, root)
-

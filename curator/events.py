@@ -1,8 +1,8 @@
 """The onlooker event log: one JSON object a line, appended with a single write(2).
 
-`${ONLOOKER_EVENTS_LOG:-<storage root>/logs/onlooker-events.jsonl}`. Each event is encoded
-first and written with one `os.write` on an `O_APPEND` descriptor, so lines from
-concurrent sessions interleave whole and never tear.
+`${ONLOOKER_EVENTS_LOG:-<storage root>/logs/onlooker-events.jsonl}` (`curator.onlooker`).
+Each event is encoded first and written with one `os.write` on an `O_APPEND`
+descriptor, so lines from concurrent sessions interleave whole and never tear.
 """
 
 from __future__ import annotations
@@ -19,13 +19,6 @@ from curator.ulid import new_ulid
 SCHEMA_VERSION = 1
 RUNTIME = "claude-code"
 PLUGIN = "curator"
-
-
-def events_path(storage_root: Path) -> Path:
-    configured = os.environ.get("ONLOOKER_EVENTS_LOG")
-    if configured:
-        return Path(configured).expanduser()
-    return storage_root / "logs" / "onlooker-events.jsonl"
 
 
 def envelope(event_type: str, payload: dict[str, Any], session_id: str | None) -> dict[str, Any]:
@@ -68,6 +61,6 @@ class EventLog:
 
 def event_log(config: Config, session_id: str | None = None) -> EventLog:
     """The event log for this configuration's storage root."""
-    from curator.storage import storage_root
+    from curator.onlooker import events_log
 
-    return EventLog(events_path(storage_root(config)), session_id)
+    return EventLog(events_log(config), session_id)

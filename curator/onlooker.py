@@ -1,4 +1,5 @@
-"""Where the onlooker ecosystem keeps things: its folder, the shared event log, curator's caches."""
+"""Where the onlooker ecosystem keeps things: its folder, curator's storage root, the
+shared event log, curator's caches. The one place these paths are decided."""
 
 from __future__ import annotations
 
@@ -14,14 +15,20 @@ def onlooker_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".onlooker"
 
 
-def events_log() -> Path:
-    """`$ONLOOKER_EVENTS_LOG`, else `<onlooker dir>/logs/onlooker-events.jsonl`."""
+def storage_root(config: Config | None = None) -> Path:
+    """Config `storage`, else the onlooker folder."""
+    configured = config.path("storage") if config is not None else None
+    return configured if configured is not None else onlooker_dir()
+
+
+def events_log(config: Config | None = None) -> Path:
+    """`$ONLOOKER_EVENTS_LOG`, else `<storage root>/logs/onlooker-events.jsonl`."""
     configured = os.environ.get("ONLOOKER_EVENTS_LOG")
     if configured:
         return Path(configured).expanduser()
-    return onlooker_dir() / "logs" / "onlooker-events.jsonl"
+    return storage_root(config) / "logs" / "onlooker-events.jsonl"
 
 
-def cache_dir(config: Config) -> Path:
-    """curator's caches: `<storage>/curator/cache/`, storage defaulting to the onlooker dir."""
-    return (config.path("storage") or onlooker_dir()) / "curator" / "cache"
+def cache_dir(config: Config | None = None) -> Path:
+    """curator's caches: `<storage root>/curator/cache/`."""
+    return storage_root(config) / "curator" / "cache"

@@ -9,7 +9,6 @@ is keyed by `root:<store path>`.
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,14 +17,7 @@ from pathlib import Path
 from curator import atomic
 from curator.config import Config
 from curator.hashing import sha256_text
-
-
-def storage_root(config: Config) -> Path:
-    configured = config.path("storage")
-    if configured is not None:
-        return configured
-    onlooker = os.environ.get("ONLOOKER_DIR")
-    return Path(onlooker).expanduser() if onlooker else Path.home() / ".onlooker"
+from curator.onlooker import storage_root
 
 
 @lru_cache(maxsize=16)

@@ -63,7 +63,9 @@ def build_query(rule: Rule, ctx: Context, window: int) -> UsageQuery:
             found.append(store.root.parent.parent)
         projects = tuple(found)
     log = (
-        _param_path(params["events_log"], store) if params["events_log"] else onlooker.events_log()
+        _param_path(params["events_log"], store)
+        if params["events_log"]
+        else onlooker.events_log(ctx.config)
     )
     return UsageQuery(
         store=store.root,

@@ -10,21 +10,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from curator import onlooker
 from curator.config import Config
 from curator.hashing import sha256_text
 
 
-def storage_root(config: Config) -> Path:
-    """Config `storage`, else `$ONLOOKER_DIR`, else `~/.onlooker`."""
-    configured = config.path("storage")
-    if configured is not None:
-        return configured
-    env = os.environ.get("ONLOOKER_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".onlooker"
-
-
 def cache_dir(config: Config) -> Path:
-    return storage_root(config) / "curator" / "cache" / "verdicts"
+    return onlooker.cache_dir(config) / "verdicts"
 
 
 def cache_key(model: str, prompt: str, schema: dict[str, Any], body_hashes: list[str]) -> str:
