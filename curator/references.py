@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from curator.models import Memory
 
@@ -22,9 +23,9 @@ _URL_TRAIL = ".,;:!?*_~'\""
 _CACHE_MAX = 20000
 
 
-@dataclass(frozen=True)
-class Ref:
-    """A piece of a memory body: `text` starts at `start` (an offset in memory.text)."""
+class Ref(NamedTuple):
+    """A piece of a memory body: `text` starts at `start` (an offset in memory.text).
+    A tuple, not a dataclass: a scan makes one per body line, and that is hot."""
 
     text: str
     start: int
@@ -57,6 +58,10 @@ def scan(memory: Memory, skip_fenced: bool = True) -> Scan:
     return found
 
 
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
 def _scan(memory: Memory, skip_fenced: bool) -> Scan:
     code: list[Ref] = []
     links: list[Ref] = []
@@ -68,28 +73,25 @@ def _scan(memory: Memory, skip_fenced: bool) -> Scan:
             continue
         line = memory.lines[number - 1]
         base = memory.line_starts[number - 1]
-        masked = list(line)
-
-        def blank(start: int, end: int, masked: list[str] = masked) -> None:
-            masked[start:end] = " " * (end - start)
-
+        if "`" not in line and "://" not in line and "](" not in line:
+            prose.append(Ref(line, base, "prose"))  # most lines: nothing to blank out
+            continue
+        rest = line
         for match in _CODE_SPAN.finditer(line):
             content = match.group(2)
             lead = len(content) - len(content.lstrip())
             code.append(Ref(content.strip(), base + match.start(2) + lead, "code"))
-            blank(match.start(), match.end())
-        rest = "".join(masked)
+            rest = _blank(rest, match.start(), match.end())
         for match in _URL.finditer(rest):
             text = _trim_url(match.group(0))
             urls.append(Ref(text, base + match.start(), "url"))
-            blank(match.start(), match.start() + len(text))
-        rest = "".join(masked)
+            rest = _blank(rest, match.start(), match.start() + len(text))
         for match in _LINK.finditer(rest):
             target = match.group("target")
             if target.strip():
                 links.append(Ref(target, base + match.start("target"), "link"))
-            blank(match.start(), match.end())
-        prose.append(Ref("".join(masked), base, "prose"))
+            rest = _blank(rest, match.start(), match.end())
+        prose.append(Ref(rest, base, "prose"))
     return Scan(tuple(code), tuple(links), tuple(urls), tuple(prose))
 
 

@@ -59,6 +59,8 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     mode = rule.params["mode"]
     found: list[tuple[Memory, references.Ref]] = []
     for memory in ctx.memories(rule):
+        if "://" not in memory.text:
+            continue  # most memories: no URL, no need to scan them
         refs = references.scan(memory, rule.params["skip_fenced"]).urls
         for ref in refs[: rule.params["max_per_file"]]:
             if allowlisted(host_of(ref.text), allowlist) == (mode == "dead"):
