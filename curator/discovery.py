@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from curator.git import git_output
 from curator.store import INDEX_NAME
 
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9]")
@@ -33,20 +33,11 @@ def repo_root(start: Path) -> Path | None:
     the submodule's own top level is the root.
     """
     folder = start if start.is_dir() else start.parent
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    out = git_output(folder, "rev-parse", "--path-format=absolute", "--git-common-dir",
+                     "--show-toplevel", timeout=10)  # fmt: skip
+    if out is None:
         return None
-    if out.returncode != 0:
-        return None
-    parts = out.stdout.splitlines()
+    parts = out.decode("utf-8", "surrogateescape").splitlines()
     if len(parts) < 2:  # a bare repository or a .git folder: no work tree
         return None
     common, toplevel = Path(parts[0]), Path(parts[1])

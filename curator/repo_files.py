@@ -13,11 +13,12 @@ import hashlib
 import os
 import re
 import stat
-import subprocess
 import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
+
+from curator.git import git_output
 
 # Folders a plain-folder walk never enters: dependencies, build outputs, VCS metadata.
 WALK_SKIP = frozenset(
@@ -41,7 +42,6 @@ WALK_SKIP = frozenset(
 )
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-_GIT_TIMEOUT = 60
 
 
 def is_git_worktree(root: Path) -> bool:
@@ -104,49 +104,31 @@ def state_key(root: Path) -> str | None:
     """
     if not is_git_worktree(root):
         return None
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
-        status = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain=v1", "-z", "--untracked-files=no"],
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    head = git_output(root, "rev-parse", "HEAD")
+    status = git_output(root, "status", "--porcelain=v1", "-z", "--untracked-files=normal")
+    if head is None or status is None:
         return None
-    if head.returncode != 0 or status.returncode != 0:
-        return None
-    if not status.stdout:
-        return head.stdout.decode().strip()
-    # A dirty tree: hash the changed files' content, not just their names.
-    digest = hashlib.sha256(status.stdout)
-    for entry in status.stdout.split(b"\0"):
+    if not status:
+        return head.decode().strip()
+    # A dirty tree: hash the changed tracked files' content, not just their names (a file
+    # edited again stays " M"); untracked files count by name.
+    digest = hashlib.sha256(status)
+    for entry in status.split(b"\0"):
+        if not entry or entry.startswith(b"??"):
+            continue
         rel = entry[3:].decode("utf-8", "surrogateescape")
         try:
             digest.update((root / rel).read_bytes())
         except OSError:
             digest.update(b"<gone>")
-    return f"{head.stdout.decode().strip()}+{digest.hexdigest()[:16]}"
+    return f"{head.decode().strip()}+{digest.hexdigest()[:16]}"
 
 
 def _git_ls_files(root: Path) -> tuple[str, ...] | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--recurse-submodules"],
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    out = git_output(root, "ls-files", "-z", "--recurse-submodules")
+    if out is None:
         return None
-    if out.returncode != 0:
-        return None
-    return tuple(p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p)
+    return tuple(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
 
 
 def _walk(root: Path) -> Iterator[str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import subprocess
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator import __version__
 from curator.config import Config
-from curator.hashing import sha256_bytes, sha256_text
+from curator.hashing import sha256_text
 from curator.models import Diagnostic, Memory, Rule, Store
 from curator.rule_files import builtin_rules_dir, rule_files
 
@@ -75,20 +74,16 @@ def load_rules_cached(config: Config, folder: Path, key: str) -> list[Rule]:
 
 
 def repo_state(repo: Path | None) -> str:
-    """HEAD and the working tree's changes, as one hash ('' outside a repository)."""
+    """HEAD and the working tree's changes, as one key ('' outside a repository).
+
+    `repo_files.state_key`: changed tracked files count by content, so editing a file
+    that was already modified still invalidates reference results.
+    """
     if repo is None:
         return ""
-    try:
-        out = subprocess.run(
-            ["git", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"],
-            cwd=repo,
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return sha256_bytes(out.stdout) if out.returncode == 0 else "unknown"
+    from curator.repo_files import state_key
+
+    return state_key(repo) or "unknown"
 
 
 @dataclass(frozen=True)

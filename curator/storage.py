@@ -9,13 +9,13 @@ is keyed by `root:<store path>`.
 from __future__ import annotations
 
 import contextlib
-import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from curator import atomic
 from curator.config import Config
+from curator.git import git_output
 from curator.hashing import sha256_text
 from curator.onlooker import storage_root
 
@@ -23,19 +23,9 @@ from curator.onlooker import storage_root
 @lru_cache(maxsize=16)
 def origin_url(repo: Path) -> str | None:
     """`remote.origin.url` of the repository, or None."""
-    try:
-        out = subprocess.run(
-            ["git", "config", "--get", "remote.origin.url"],
-            cwd=repo,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    url = out.stdout.strip()
-    return url if out.returncode == 0 and url else None
+    out = git_output(repo, "config", "--get", "remote.origin.url", timeout=10)
+    url = out.decode("utf-8", "surrogateescape").strip() if out is not None else ""
+    return url or None
 
 
 def project_key(repo: Path | None, store: Path) -> str:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator.discovery import SLUG_MAX, project_slug
+from curator.git import git_output
 from curator.jsonl import Shapes, lines_containing
 
 FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit"})
@@ -36,23 +36,15 @@ class TranscriptUses:
 
 def worktree_paths(repo_root: Path) -> list[Path]:
     """Every checkout of the repository (`git worktree list`), main checkout included."""
-    try:
-        out = subprocess.run(
-            ["git", "worktree", "list", "--porcelain"],
-            cwd=repo_root,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    out = git_output(repo_root, "worktree", "list", "--porcelain", timeout=10)
+    if out is None:
         return [repo_root]
     paths = [
         Path(line[len("worktree ") :])
-        for line in out.stdout.splitlines()
+        for line in out.decode("utf-8", "surrogateescape").splitlines()
         if line.startswith("worktree ")
     ]
-    return paths if out.returncode == 0 and paths else [repo_root]
+    return paths or [repo_root]
 
 
 def _belongs(name: str, slug: str) -> bool:

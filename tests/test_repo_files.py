@@ -29,6 +29,9 @@ def test_state_key_changes_with_head_and_with_dirty_content(git_repo, tmp_path):
     (repo / "src/a.py").write_text("A = 3\n")
     assert repo_files.state_key(repo) not in (clean, dirty)
     git(repo, "commit", "-qam", "three")
-    assert repo_files.state_key(repo) not in (clean, dirty)
+    committed = repo_files.state_key(repo)
+    assert committed not in (clean, dirty)
+    (repo / "notes.md").write_text("new, untracked\n")  # a path memories may name
+    assert repo_files.state_key(repo) != committed
     plain = write_files(tmp_path / "plain", {"x.py": "X\n"})
     assert repo_files.state_key(plain) is None
