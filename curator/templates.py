@@ -54,7 +54,7 @@ def render(template: str, values: dict[str, Any]) -> str:
 
         return _SIMPLE.sub(value, template)
     import jinja2
-    from jinja2.sandbox import SecurityError
+    from jinja2.exceptions import SecurityError
 
     try:
         return str(_compiled(template).render(**values))

@@ -39,13 +39,14 @@ class TranscriptCache:
         entry = self.entries.get(str(transcript))
         if not isinstance(entry, dict) or entry.get("size") != size:
             return None
-        if entry.get("mtime_ns") != mtime_ns or not isinstance(entry.get("uses"), dict):
+        uses = entry.get("uses")
+        if entry.get("mtime_ns") != mtime_ns or not isinstance(uses, dict):
             return None
         cwd = entry.get("cwd")
         malformed = entry.get("malformed")
         return TranscriptUses(
             cwd=cwd if isinstance(cwd, str) else None,
-            uses={str(k): str(v) for k, v in entry["uses"].items()},  # type: ignore[union-attr]
+            uses={str(k): str(v) for k, v in uses.items()},
             malformed=malformed if isinstance(malformed, int) else 0,
         )
 

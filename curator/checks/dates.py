@@ -211,8 +211,8 @@ def _resolve(groups: dict[str, str | None], written: date) -> date | None:
     except (KeyError, ValueError):
         return None
     if groups.get("quarter"):
-        month = int(groups["quarter"] or 0) * 3
-        return date(year, month, calendar.monthrange(year, month)[1])
+        quarter_end = int(groups["quarter"] or 0) * 3
+        return date(year, quarter_end, calendar.monthrange(year, quarter_end)[1])
     month_text = groups.get("month")
     name = groups.get("monthname")
     month = int(month_text) if month_text else _MONTHS.get((name or "").lower().rstrip("."))
@@ -303,5 +303,5 @@ def resolve_relative(phrase: str, written: date) -> date | None:
 
     base = datetime(written.year, written.month, written.day)
     settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"}
-    parsed = dateparser.parse(phrase, settings=settings)  # type: ignore[arg-type]
+    parsed = dateparser.parse(phrase, settings=settings)
     return parsed.date() if parsed is not None else None

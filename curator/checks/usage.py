@@ -134,7 +134,7 @@ def _claude_code_here(query: UsageQuery) -> bool:
     Only the machine's own projects folder counts (the first of `query.projects`): a
     dotfiles checkout's `claude/projects/` in CI says nothing about sessions run here.
     """
-    if query.events_log.exists():
+    if query.events_log is not None and query.events_log.exists():
         return True
     return query.transcripts and query.projects[0].is_dir()
 
