@@ -19,7 +19,12 @@ from typing import Any
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (temp file + os.replace).
+    """Write `text` (UTF-8) to `path` atomically; see `write_bytes`."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` atomically (temp file + os.replace).
 
     No fsync: the rename already protects against a crashed process, and an fsync per
     finding would cost the session-start hook more than its whole budget.
@@ -27,8 +32,8 @@ def write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):

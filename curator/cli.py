@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "curator.commands.findings:findings",
         "List, show, acknowledge, resolve findings.",
     ),
+    "fix": ("curator.commands.fix:fix", "Show, apply or undo exact fixes to MEMORY.md."),
     "hook": ("curator.commands.hook:hook", "Claude Code hook entry points (session-start)."),
     "install-hook": (
         "curator.commands.install_hook:install_hook",

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.models import Hit, Index, IndexEntry
+from curator.models import Edit, Fix, Hit, Index, IndexEntry, Memory
 
 if TYPE_CHECKING:
     from curator.engine import Context
@@ -50,7 +51,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
                 yield Hit(index.path, number, limit + 1, end_column=len(line) + 1, detail=detail)
 
 
-def _hit(index: Index, entry: IndexEntry, **detail: Any) -> Hit:
+def _hit(index: Index, entry: IndexEntry, fix: Fix | None = None, **detail: Any) -> Hit:
     return Hit(
         index.path,
         entry.line,
@@ -58,7 +59,29 @@ def _hit(index: Index, entry: IndexEntry, **detail: Any) -> Hit:
         end_column=entry.end_column,
         detail={"target": entry.target, "title": entry.title, **detail},
         memory_files=("MEMORY.md",),
+        fix=fix,
     )
+
+
+def remove_line_fix(index: Index, entry: IndexEntry, why: str) -> Fix | None:
+    """Drop the entry's line, only when the line holds that one link (a list item, not a
+    table row or prose naming other memories)."""
+    if sum(1 for e in index.entries if e.line == entry.line) != 1:
+        return None
+    edit = Edit(entry.line, entry.line + 1, "")
+    return Fix("REMOVE", index.path, index.sha256, (edit,), True,
+               f"remove MEMORY.md line {entry.line} ({why})")  # fmt: skip
+
+
+def add_line_fix(index: Index, memory: Memory) -> Fix:
+    """Append `- [Title](file.md) — description` for a memory the index never links."""
+    title = " ".join((memory.name or Path(memory.rel).stem).split()).replace("]", ")")
+    hook = " ".join((memory.description or "").split())
+    hook = hook if len(hook) <= 150 else hook[:149].rstrip() + "…"
+    line = f"- [{title}]({memory.rel})" + (f" — {hook}" if hook else "") + "\n"
+    at = len(index.lines) + 1
+    return Fix("ADD", index.path, index.sha256, (Edit(at, at, line),), True,
+               f"add an index line for {memory.rel}")  # fmt: skip
 
 
 def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
@@ -73,7 +96,7 @@ def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
         if rel is not None or (repo is not None and absolute.startswith(repo)):
             # inside the store, or inside the repository: stat'ed, never read
             if mode == "broken" and not os.path.exists(absolute):
-                yield _hit(index, entry)
+                yield _hit(index, entry, remove_line_fix(index, entry, "missing file"))
         elif mode == "outside":
             yield _hit(index, entry, resolved=absolute)
 
@@ -92,7 +115,7 @@ def _orphans(ctx: Context, index: Index) -> Iterator[Hit]:
     for memory in ctx.store.memories:
         if memory.rel not in linked:
             detail = {"description": memory.description or ""}
-            yield Hit(memory.path, 1, detail=detail)
+            yield Hit(memory.path, 1, detail=detail, fix=add_line_fix(index, memory))
 
 
 def _duplicates(ctx: Context, index: Index) -> Iterator[Hit]:
@@ -100,7 +123,8 @@ def _duplicates(ctx: Context, index: Index) -> Iterator[Hit]:
     for entry, rel, absolute in index.resolved:
         key = rel or absolute
         if key in first and first[key] != entry.line:
-            yield _hit(index, entry, first_line=first[key])
+            fix = remove_line_fix(index, entry, f"duplicate of line {first[key]}")
+            yield _hit(index, entry, fix, first_line=first[key])
         first.setdefault(key, entry.line)
 
 

@@ -35,6 +35,8 @@ def rule(code: str, output_format: str, config_path: Path | None) -> None:
         return
     click.echo(f"# {found.name} ({found.code})\n")
     click.echo(f"Check: {found.check}. Tier: {found.tier}. Severity: {found.severity}.")
+    if found.fixable:
+        click.echo("Fixable: `curator fix` shows the exact edit; `--apply` makes it.")
     click.echo(f"\n{found.summary}\n\n{found.docs}")
     if found.params:
         click.echo("\n## Parameters\n")
