@@ -155,12 +155,17 @@ def _scan(
     from curator.scanning import scan_target
     from curator.selection import select_rules
 
-    selected = select_rules(
-        rules,
-        list(config.get("select")) or None,
-        list(config.get("extend_select")),
-        list(config.get("ignore")),
-    )
+    selected = [
+        r
+        for r in select_rules(
+            rules,
+            list(config.get("select")) or None,
+            list(config.get("extend_select")),
+            list(config.get("ignore")),
+        )
+        # Probing URLs waits on the network: never on the session-start critical path.
+        if not (r.check == "urls" and r.params.get("mode") == "dead")
+    ]
     _, report = scan_target(
         Target(store),
         rules,

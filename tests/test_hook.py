@@ -308,3 +308,39 @@ def test_a_corrupt_finding_file_does_not_break_the_hook(env: Env) -> None:
     assert manifest["unreadable"] == [victim.stem]
     env.hook()
     assert env.events()[-1]["payload"]["findings_new"] == 0
+
+
+def test_the_hook_never_waits_on_url_probes_but_scan_does(env: Env) -> None:
+    import http.server
+    import threading
+
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_HEAD(self) -> None:
+            hits.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        do_GET = do_HEAD
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        write_files(env.store, {"freeze.md": memory(f"Docs: http://127.0.0.1:{port}/gone\n")})
+        env.config(
+            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+            "references:\n  check_urls: true\n  url_allowlist: [127.0.0.1]\n"
+        )
+        assert env.hook().code == 0
+        assert hits == []
+        assert env.curator("scan").code == 0
+        assert hits and set(hits) == {"/gone"}
+        assert "url_dead" in {f["kind"] for f in env.findings()}
+    finally:
+        server.shutdown()
+        server.server_close()
