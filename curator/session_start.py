@@ -166,6 +166,7 @@ def _scan(
         # Probing URLs waits on the network: never on the session-start critical path.
         if not (r.check == "urls" and r.params.get("mode") == "dead")
     ]
+    selected = [_bounded_reading(r) for r in selected]
     _, report = scan_target(
         Target(store),
         rules,
@@ -203,6 +204,19 @@ def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, 
             },
         )
     return True, previous
+
+
+HOOK_TRANSCRIPT_MB = 64  # uncached transcript data one session start may read
+
+
+def _bounded_reading(rule: Any) -> Any:
+    """A session start reads at most HOOK_TRANSCRIPT_MB of new transcripts (newest first);
+    later starts read on from the cache, and CUR301 waits until every transcript is in."""
+    if rule.check != "usage" or rule.params.get("read_budget_mb"):
+        return rule
+    from dataclasses import replace
+
+    return replace(rule, params={**rule.params, "read_budget_mb": HOOK_TRANSCRIPT_MB})
 
 
 def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool:
