@@ -66,3 +66,8 @@ config_option = click.option(
     type=click.Path(path_type=Path, dir_okay=False),
     help="Use this configuration file instead of discovering .curator.yaml.",
 )
+repo_root_option = click.option(
+    "--repo-root",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="Resolve paths, symbols and links into the repository against this folder.",
+)

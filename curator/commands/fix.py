@@ -14,6 +14,7 @@ from curator.commands.common import (
     EXIT_FINDINGS,
     config_from,
     config_option,
+    repo_root_option,
     split_codes,
     today_option,
     user_errors,
@@ -33,11 +34,7 @@ from curator.selection import select_rules, validate_tokens
 @click.option("--ignore", multiple=True, help="No fixes of these rules.")
 @config_option
 @today_option
-@click.option(
-    "--repo-root",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
-    help="Resolve links into the repository against this folder.",
-)
+@repo_root_option
 @user_errors
 def fix(
     paths: tuple[Path, ...],

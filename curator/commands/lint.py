@@ -16,6 +16,7 @@ from curator.commands.common import (
     EXIT_FINDINGS,
     config_from,
     config_option,
+    repo_root_option,
     split_codes,
     today_option,
     user_errors,
@@ -119,11 +120,7 @@ def persist_lint(
     help="Send the pair sweep's requests as one Message Batch (Anthropic API; with --llm).",
 )
 @today_option
-@click.option(
-    "--repo-root",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
-    help="Resolve paths and symbols against this repository.",
-)
+@repo_root_option
 @click.option(
     "--all",
     "all_stores",

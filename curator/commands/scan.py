@@ -10,7 +10,13 @@ from pathlib import Path
 import click
 
 from curator import clock
-from curator.commands.common import config_from, config_option, today_option, user_errors
+from curator.commands.common import (
+    config_from,
+    config_option,
+    repo_root_option,
+    today_option,
+    user_errors,
+)
 from curator.config import Config
 from curator.events import EventLog, event_log
 from curator.linting import resolve_targets
@@ -25,11 +31,7 @@ from curator.storage import project_for
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @config_option
 @today_option
-@click.option(
-    "--repo-root",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
-    help="Resolve paths and symbols against this repository.",
-)
+@repo_root_option
 @click.option(
     "--output-format",
     type=click.Choice(["text", "json"]),
