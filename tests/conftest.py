@@ -173,6 +173,11 @@ def run_curator(tmp_path: Path) -> Callable[..., Run]:
     return run
 
 
+def lint_json(run: Callable[..., Run], target: Path, select: str, *extra: str, **kw: Any) -> Run:
+    """`curator lint TARGET --output-format json --select SELECT ...` through `run_curator`."""
+    return run("lint", str(target), "--output-format", "json", "--select", select, *extra, **kw)
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """No test reads or writes the real ~/.claude, ~/.onlooker or ~/.config."""

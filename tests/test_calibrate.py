@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Run, memory
-from fake_messages_api import FakeMessagesAPI, start, stop
+
+from tests.conftest import Run, memory
+from tests.fake_messages_api import FakeMessagesAPI, start, stop
 
 
 def side(file: str, body: str, name: str, description: str, type: str = "feedback") -> dict:

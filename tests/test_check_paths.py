@@ -8,12 +8,12 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import found, git, locate, memory, write_files
 
 from curator import discovery
 from curator.config import Config
 from curator.linting import Target, lint
 from curator.rulebook import load_rules
+from tests.conftest import found, git, lint_json, locate, memory, write_files
 
 LIVE_DEAD = """\
 Live: `src/app/server.py` and `src/app/server.py:40`, [settings](config/settings.yaml),
@@ -51,16 +51,7 @@ def project(git_repo, make_store):
 
 def test_every_dead_path_is_found_and_no_live_one(project, run_curator):
     repo, store = project
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR201",
-        "--repo-root",
-        str(repo),
-    )
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
     text = (store / "project_app.md").read_text()
     expected = sorted(("project_app.md", *locate(text, p), p) for p in DEAD)
     assert found(run) == expected
@@ -71,16 +62,7 @@ def test_every_dead_path_is_found_and_no_live_one(project, run_curator):
 
 def test_end_column_spans_the_reference(project, run_curator):
     repo, store = project
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR201",
-        "--repo-root",
-        str(repo),
-    )
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
     first = next(d for d in run.json() if d["detail"]["path"] == "src/app/old_server.py")
     assert first["end_location"]["column"] - first["location"]["column"] == len(
         "src/app/old_server.py"
@@ -215,16 +197,7 @@ def test_false_positive_families_are_not_reported(tmp_path, make_store, run_cura
         },
     )
     store = make_store({"project_noise.md": memory(NOT_PATHS)})
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR201",
-        "--repo-root",
-        str(repo),
-    )
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
     assert found(run) == []
     assert run.code == 0
 
@@ -243,17 +216,7 @@ def test_home_and_store_relative_paths(tmp_path, make_store, run_curator):
             "notes/extra.md": "x\n",
         }
     )
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR201",
-        "--repo-root",
-        str(repo),
-        env={"HOME": str(home)},
-    )
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo), env={"HOME": str(home)})
     text = (store / "project_h.md").read_text()
     path = "~/.config/tool/old.toml"
     assert found(run) == [("project_h.md", *locate(text, path), path)]

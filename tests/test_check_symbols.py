@@ -8,11 +8,10 @@ import subprocess
 from datetime import date
 from pathlib import Path
 
-from conftest import found, git, locate, memory, write_files
-
 from curator.config import Config
 from curator.linting import Target, lint
 from curator.rulebook import load_rules
+from tests.conftest import found, git, lint_json, locate, memory, write_files
 
 LIVE = ["AppServer", "start_server", "MAX_RETRIES", "app.server.AppServer", "HTTPClient"]
 DEAD = ["FlushQueue", "legacy_handler", "OLD_LIMIT", "billing.drain_all", "URLParser"]
@@ -40,16 +39,7 @@ def test_every_missing_symbol_is_found_and_no_live_one(git_repo, make_store, run
         f"- `{s}()` was here\n" for s in DEAD
     )
     store = make_store({"project_code.md": memory(body)})
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR202",
-        "--repo-root",
-        str(repo),
-    )
+    run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo))
     text = (store / "project_code.md").read_text()
     assert found(run, "CUR202") == sorted(("project_code.md", *locate(text, s), s) for s in DEAD)
     message = next(d["message"] for d in run.json() if d["detail"]["symbol"] == "FlushQueue")
@@ -65,16 +55,7 @@ def test_plain_folder_is_walked(tmp_path, make_store, run_curator):
         },
     )
     store = make_store({"project_q.md": memory("`FlushQueue` and `RetryQueue`.\n")})
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR202",
-        "--repo-root",
-        str(repo),
-    )
+    run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo))
     text = (store / "project_q.md").read_text()
     assert found(run, "CUR202") == [("project_q.md", *locate(text, "FlushQueue"), "FlushQueue")]
 
@@ -88,16 +69,7 @@ def test_words_that_are_not_code_are_not_reported(tmp_path, make_store, run_cura
         "```python\nclass FencedAway: ...\n```\n"
     )
     store = make_store({"project_w.md": memory(body)})
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR202",
-        "--repo-root",
-        str(repo),
-    )
+    run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo))
     assert found(run, "CUR202") == []
 
 
@@ -149,17 +121,7 @@ def test_five_thousand_files_and_500_symbols_take_one_pass(
     (tmp_path / "shim").mkdir()
     shim = git_shim(tmp_path / "shim", log)
     env = {"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}"}
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR202",
-        "--repo-root",
-        str(repo),
-        env=env,
-    )
+    run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo), env=env)
     assert sorted(f[3] for f in found(run, "CUR202")) == sorted(missing)
     calls = log.read_text().splitlines()
     # One listing of the tracked files, no process per symbol.
@@ -219,12 +181,9 @@ def test_a_search_past_its_time_limit_reports_nothing_and_says_so(
     store = make_store({"project_a.md": memory("`Thing1` and `GoneThing`.\n")})
     text = "rules:\n  symbol_missing:\n    params: {max_search_seconds: 0.000001}\n"
     config = write_files(tmp_path, {".curator.yaml": text})
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
+    run = lint_json(
+        run_curator,
+        store,
         "CUR202",
         "--repo-root",
         str(repo),

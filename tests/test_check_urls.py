@@ -8,9 +8,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
-from conftest import locate, memory, write_files
 
 from curator.url_probe import probe_all
+from tests.conftest import lint_json, locate, memory, write_files
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -79,16 +79,7 @@ def test_dead_allowlisted_url_is_reported_and_others_are_unchecked(
     server, make_store, tmp_path, run_curator
 ):
     store = store_with_urls(make_store, server)
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
-        "CUR203,CUR204",
-        "--config",
-        str(config(tmp_path, True)),
-    )
+    run = lint_json(run_curator, store, "CUR203,CUR204", "--config", str(config(tmp_path, True)))
     assert run.code == 1, run.stderr
     text = (store / "reference_links.md").read_text()
     got = sorted(
@@ -108,12 +99,9 @@ def test_dead_allowlisted_url_is_reported_and_others_are_unchecked(
 
 def test_no_request_is_made_when_check_urls_is_off(server, make_store, tmp_path, run_curator):
     store = store_with_urls(make_store, server)
-    run = run_curator(
-        "lint",
-        str(store),
-        "--output-format",
-        "json",
-        "--select",
+    run = lint_json(
+        run_curator,
+        store,
         "CUR2",
         "--config",
         str(config(tmp_path, False)),

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Run, memory, write_files
-from fake_messages_api import FakeMessagesAPI, Step, start, stop
+
+from tests.conftest import Run, memory, write_files
+from tests.fake_messages_api import FakeMessagesAPI, Step, start, stop
 
 STORE = {
     "MEMORY.md": "# Memory\n",

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import git, write_files
-
 from curator import repo_files
+from tests.conftest import git, write_files
 
 
 def test_tracked_files_honour_gitignore(git_repo):

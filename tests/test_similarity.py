@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import memory
-
 from curator.grouping import plan_groups
 from curator.similarity import candidates, tokens
 from curator.store import read_store
+from tests.conftest import memory
 
 # Two labelled contradictions that share few words, two redundant pairs (one across
 # languages), and filler on other topics.
