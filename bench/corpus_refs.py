@@ -24,8 +24,8 @@ from datetime import date
 from pathlib import Path
 
 from curator.config import Config, load_config
+from curator.interpreter.rulebook import load_rules
 from curator.linting import Target, lint
-from curator.rulebook import load_rules
 
 
 def source_field(source: Path, key: str) -> str | None:

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from curator.discovery import project_slug
-from tests.transcript_fixtures import (
+from curator.store.discovery import project_slug
+from tests.helpers.transcript_fixtures import (
     tool_result_line,
     tool_use_line,
     user_line,
@@ -108,12 +108,12 @@ def lint(repo: Path, env: dict[str, str]) -> tuple[float, float, list[dict[str, 
 
 def check_alone(repo: Path, store: Path, cache: Path) -> list[tuple[float, float]]:
     """(wall, CPU) seconds of the CUR301 check itself in-process: empty cache, then warm."""
-    from curator import usage
-    from curator.checks.usage import check
     from curator.config import Config
-    from curator.engine import Context
-    from curator.rulebook import load_rules
-    from curator.store import read_store
+    from curator.interpreter.checks.usage import check
+    from curator.interpreter.engine import Context
+    from curator.interpreter.rulebook import load_rules
+    from curator.store.store import read_store
+    from curator.usage import usage
 
     rule = next(r for r in load_rules() if r.code == "CUR301")
     ctx = Context(store=read_store(store), config=Config(), today=date.fromisoformat(TODAY))

@@ -10,14 +10,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from curator import discovery
 from curator.config import Config
-from curator.engine import Context, run_checks
 from curator.errors import UserError
+from curator.interpreter.engine import Context, run_checks
+from curator.interpreter.run_cache import ResultCache
 from curator.models import Diagnostic, Rule
-from curator.repositories import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
-from curator.run_cache import ResultCache
-from curator.store import read_store
+from curator.repo.repositories import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
+from curator.store import discovery
+from curator.store.store import read_store
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from curator.calibration import TARGETS, Calibration, calibrate, with_group_size
+from curator.commands.calibration import TARGETS, Calibration, calibrate, with_group_size
 from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
-from curator.rulebook import check_prompts, load_rules
+from curator.interpreter.rulebook import check_prompts, load_rules
 
 
 @click.command()

@@ -12,8 +12,8 @@ import click
 
 from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
-from curator.findings import STATUSES, Finding, FindingsStore, load, open_store, timestamp
-from curator.storage import ProjectDir
+from curator.findings.findings import STATUSES, Finding, FindingsStore, load, open_store, timestamp
+from curator.findings.storage import ProjectDir
 
 FORMAT = click.option(
     "--output-format",
@@ -31,8 +31,8 @@ STORE = click.option(
 
 def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
     """The state folder of the store named, else of the current project's store."""
+    from curator.findings.storage import project_for
     from curator.linting import resolve_targets
-    from curator.storage import project_for
 
     cwd = Path.cwd()
     config = config_from(config_path)
@@ -111,7 +111,7 @@ def change_status(
 ) -> list[Finding]:
     """Set findings to `acknowledged` or `resolved` under the project lock, with events."""
     from curator.config import load_config
-    from curator.events import event_log
+    from curator.findings.events import event_log
 
     changed = []
     with open_store(project) as store:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from curator import clock, fixes
+from curator import clock
 from curator.commands.common import (
     EXIT_CLEAN,
     EXIT_FINDINGS,
@@ -19,11 +19,12 @@ from curator.commands.common import (
     today_option,
     user_errors,
 )
+from curator.findings.onlooker import storage_root
+from curator.fixes import fixes
+from curator.interpreter.rulebook import load_rules
+from curator.interpreter.selection import select_rules, validate_tokens
 from curator.linting import lint, resolve_targets
-from curator.onlooker import storage_root
 from curator.reporters import display_path
-from curator.rulebook import load_rules
-from curator.selection import select_rules, validate_tokens
 
 
 @click.command()

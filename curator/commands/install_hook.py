@@ -8,10 +8,11 @@ from pathlib import Path
 
 import click
 
-from curator import atomic, clock
+from curator import clock
 from curator.commands.common import user_errors
-from curator.discovery import claude_config_dir
-from curator.settings_merge import HOOK_COMMAND, has_hook, merge_hook, parse_settings
+from curator.findings import atomic
+from curator.session.settings_merge import HOOK_COMMAND, has_hook, merge_hook, parse_settings
+from curator.store.discovery import claude_config_dir
 
 
 @click.command("install-hook")

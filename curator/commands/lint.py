@@ -22,12 +22,12 @@ from curator.commands.common import (
     user_errors,
 )
 from curator.config import Config
+from curator.interpreter.rulebook import check_prompts, load_rules
+from curator.interpreter.selection import select_rules, validate_tokens
 from curator.linting import LintResult, Target, resolve_targets
 from curator.linting import lint as run_lint
 from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import FORMATS, ReportContext, get_reporter
-from curator.rulebook import check_prompts, load_rules
-from curator.selection import select_rules, validate_tokens
 
 
 def default_format() -> str:
@@ -60,8 +60,8 @@ def persist_lint(
     cwd: Path,
 ) -> LintResult:
     """Lint store by store, recording findings and events for each."""
-    from curator.events import event_log
-    from curator.scanning import scan_target
+    from curator.findings.events import event_log
+    from curator.session.scanning import scan_target
 
     events = event_log(config)
     merged = LintResult()

@@ -14,8 +14,9 @@ import click
 from curator.commands.common import config_option, user_errors
 from curator.commands.findings import STORE, change_status, project_of
 from curator.errors import UserError
-from curator.findings import Finding, load
-from curator.memory_edits import (
+from curator.findings.findings import Finding, load
+from curator.findings.storage import ProjectDir
+from curator.fixes.memory_edits import (
     StaleFile,
     expect,
     file_sha,
@@ -23,10 +24,9 @@ from curator.memory_edits import (
     prune,
     set_type,
 )
-from curator.memory_edits import backup as take_backup
+from curator.fixes.memory_edits import backup as take_backup
 from curator.models import MEMORY_TYPES
-from curator.storage import ProjectDir
-from curator.store import INDEX_NAME
+from curator.store.store import INDEX_NAME
 
 CONTEXT_LINES = 3
 ACTIONS = {

@@ -10,9 +10,9 @@ import click
 
 from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
+from curator.interpreter.rulebook import load_rules
+from curator.interpreter.selftest import rule_problems, run_rule_tests
 from curator.models import Rule
-from curator.rulebook import load_rules
-from curator.selftest import rule_problems, run_rule_tests
 
 
 def _find(rules: list[Rule], key: str) -> Rule:

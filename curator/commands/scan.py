@@ -18,13 +18,13 @@ from curator.commands.common import (
     user_errors,
 )
 from curator.config import Config
-from curator.events import EventLog, event_log
+from curator.findings.events import EventLog, event_log
+from curator.findings.storage import project_for
+from curator.interpreter.rulebook import check_prompts, load_rules
+from curator.interpreter.selection import select_rules
 from curator.linting import resolve_targets
 from curator.models import Rule
-from curator.rulebook import check_prompts, load_rules
-from curator.scanning import scan_target
-from curator.selection import select_rules
-from curator.storage import project_for
+from curator.session.scanning import scan_target
 
 
 @click.command()

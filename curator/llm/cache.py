@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from curator import onlooker
 from curator.config import Config
+from curator.findings import onlooker
 from curator.hashing import sha256_text
 
 

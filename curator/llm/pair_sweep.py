@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator import templates
-from curator.grouping import Group, plan_groups
 from curator.hashing import sha256_text
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
+from curator.llm.grouping import Group, plan_groups
 from curator.llm.providers import Request
+from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
+from curator.llm.similarity import CandidateStats, candidates
 from curator.models import Memory, Rule
-from curator.similarity import DEFAULTS as SIMILARITY_DEFAULTS
-from curator.similarity import CandidateStats, candidates
 
 PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from curator import __version__
-from curator.fingerprint import fingerprint
+from curator.findings.fingerprint import fingerprint
 from curator.hashing import sha256_text
 from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import ReportContext

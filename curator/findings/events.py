@@ -1,0 +1,66 @@
+"""The onlooker event log: one JSON object a line, appended with a single write(2).
+
+`${ONLOOKER_EVENTS_LOG:-<storage root>/logs/onlooker-events.jsonl}` (`curator.onlooker`).
+Each event is encoded first and written with one `os.write` on an `O_APPEND`
+descriptor, so lines from concurrent sessions interleave whole and never tear.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from curator import clock
+from curator.config import Config
+from curator.findings.ulid import new_ulid
+
+SCHEMA_VERSION = 1
+RUNTIME = "claude-code"
+PLUGIN = "curator"
+
+
+def envelope(event_type: str, payload: dict[str, Any], session_id: str | None) -> dict[str, Any]:
+    return {
+        "id": new_ulid(),
+        "schema_version": SCHEMA_VERSION,
+        "runtime": RUNTIME,
+        "plugin": PLUGIN,
+        "timestamp": clock.now().isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "session_id": session_id,
+        "event_type": event_type,
+        "payload": payload,
+    }
+
+
+class EventLog:
+    """Appends events to one log file. Failures to log never break the caller."""
+
+    def __init__(self, path: Path, session_id: str | None = None) -> None:
+        self.path = path
+        self.session_id = session_id
+
+    def emit(self, event_type: str, payload: dict[str, Any]) -> bool:
+        line = json.dumps(envelope(event_type, payload, self.session_id), default=str) + "\n"
+        data = line.encode("utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError:
+            return False
+        try:
+            # One write of the whole line: O_APPEND makes it land after every other line.
+            written = os.write(fd, data)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        return written == len(data)
+
+
+def event_log(config: Config, session_id: str | None = None) -> EventLog:
+    """The event log for this configuration's storage root."""
+    from curator.findings.onlooker import events_log
+
+    return EventLog(events_log(config), session_id)

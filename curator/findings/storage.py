@@ -1,0 +1,96 @@
+"""Where curator keeps its state: `<storage root>/curator/<project key>/`.
+
+The storage root is config `storage`, else `$ONLOOKER_DIR`, else `~/.onlooker` (shared with
+the onlooker plugins). The project key is the first 12 hex of sha256 of
+`remote:<origin url>`, else of `root:<main checkout path>`; a store outside any repository
+is keyed by `root:<store path>`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from curator.config import Config
+from curator.findings import atomic
+from curator.findings.onlooker import storage_root
+from curator.git import git_output
+from curator.hashing import sha256_text
+
+
+@lru_cache(maxsize=16)
+def origin_url(repo: Path) -> str | None:
+    """`remote.origin.url` of the repository, or None."""
+    out = git_output(repo, "config", "--get", "remote.origin.url", timeout=10)
+    url = out.decode("utf-8", "surrogateescape").strip() if out is not None else ""
+    return url or None
+
+
+def project_key(repo: Path | None, store: Path) -> str:
+    if repo is not None:
+        url = origin_url(repo)
+        seed = f"remote:{url}" if url else f"root:{repo}"
+    else:
+        seed = f"root:{store}"
+    return sha256_text(seed)[:12]
+
+
+@dataclass(frozen=True)
+class ProjectDir:
+    """The files of one project's state folder."""
+
+    root: Path
+
+    @property
+    def findings(self) -> Path:
+        return self.root / "findings"
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "manifest.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / ".lock"
+
+    @property
+    def last_cheap_scan(self) -> Path:
+        return self.root / "last_cheap_scan.json"
+
+    @property
+    def last_llm_sweep(self) -> Path:
+        return self.root / "last_llm_sweep.json"
+
+    @property
+    def backups(self) -> Path:
+        return self.root / "backups"
+
+
+STORES_FILE = "stores.json"
+
+
+def project_dir(config: Config, repo: Path | None, store: Path) -> ProjectDir:
+    """The state folder of a store. Keyed by its repository when known; a store seen
+    before with its repository keeps that key when named from outside the repository
+    (`curator findings --store …` from another folder)."""
+    base = storage_root(config) / "curator"
+    known = atomic.read_json(base / STORES_FILE)
+    known = known if isinstance(known, dict) else {}
+    if repo is None:
+        remembered = known.get(str(store))
+        key = remembered if isinstance(remembered, str) else project_key(None, store)
+        return ProjectDir(base / key)
+    key = project_key(repo, store)
+    if known.get(str(store)) != key:
+        with contextlib.suppress(OSError):  # only a convenience for later look-ups
+            atomic.write_json(base / STORES_FILE, {**known, str(store): key})
+    return ProjectDir(base / key)
+
+
+def project_for(store: Path, config: Config, repo_override: Path | None, cwd: Path) -> ProjectDir:
+    """The state folder of a store, keyed by the repository its memories talk about."""
+    from curator.repo.repositories import repo_root_for
+
+    return project_dir(config, repo_root_for(store, config, repo_override, cwd), store)

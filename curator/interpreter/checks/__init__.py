@@ -1,0 +1,49 @@
+"""The checks: the interpreter's extension point.
+
+A check is a module with `PARAMS` (its parameters and their defaults, used to validate
+and fill a rule's `params`) and `check(rule, ctx)`, a generator of Hits. The registry is
+explicit; modules are imported only when a selected rule uses them, so a check's heavy
+library costs nothing to a run that does not need it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from curator.interpreter.engine import Context
+    from curator.models import Hit, Rule
+
+
+class Check(Protocol):
+    PARAMS: dict[str, Any]
+
+    def check(self, rule: Rule, ctx: Context) -> Iterable[Hit]: ...
+
+
+CHECKS: dict[str, str] = {
+    "files": "curator.interpreter.checks.files",
+    "frontmatter": "curator.interpreter.checks.frontmatter",
+    "index": "curator.interpreter.checks.index",
+    "dates": "curator.interpreter.checks.dates",
+    "pattern": "curator.interpreter.checks.pattern",
+    "metric": "curator.interpreter.checks.metric",
+    "paths": "curator.interpreter.checks.paths",
+    "symbols": "curator.interpreter.checks.symbols",
+    "urls": "curator.interpreter.checks.urls",
+    "usage": "curator.interpreter.checks.usage",
+    "engine": "curator.interpreter.checks.engine",
+    "pairs": "curator.interpreter.checks.pairs",
+    "llm": "curator.interpreter.checks.llm",
+}
+
+# Checks whose hits about a memory depend on that memory alone (plus the day, the config
+# and the repository), so their results can be cached per memory file. A check that
+# reads the index or compares memories must not be listed.
+MEMORY_SCOPED: frozenset[str] = frozenset({"dates", "frontmatter", "metric", "pattern"})
+
+
+def get_check(name: str) -> Check:
+    return cast(Check, importlib.import_module(CHECKS[name]))

@@ -1,0 +1,22 @@
+"""Files in the store that could not be read as memories: binary, huge, not UTF-8,
+unreadable, or a symlink leading out of the store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from curator.models import Hit
+
+if TYPE_CHECKING:
+    from curator.interpreter.engine import Context
+    from curator.models import Rule
+
+PARAMS: dict[str, Any] = {"reasons": ["binary", "huge", "encoding", "unreadable", "symlink"]}
+
+
+def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    for problem in ctx.store.problems:
+        if problem.reason in rule.params["reasons"]:
+            detail = {"reason": problem.reason, "problem": problem.message}
+            yield Hit(problem.path, 1, detail=detail, memory_files=(problem.rel,))

@@ -1,0 +1,75 @@
+"""Frontmatter structure: present and valid YAML, required fields, a known type.
+
+The rule's `mode` picks what it checks: `invalid`, `missing_field` or `unknown_type`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from curator.models import Hit, Memory
+
+if TYPE_CHECKING:
+    from curator.interpreter.engine import Context
+    from curator.models import Rule
+
+PARAMS: dict[str, Any] = {
+    "mode": "invalid",
+    "required": ["name", "description", "type"],
+    "types": ["user", "feedback", "project", "reference"],
+    "require_frontmatter": True,
+}
+
+
+def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    mode = rule.params["mode"]
+    for memory in ctx.memories(rule):
+        if mode == "invalid":
+            yield from _invalid(rule, memory)
+        elif not memory.has_frontmatter:
+            continue  # reported once, by the `invalid` rule
+        elif mode == "missing_field":
+            yield from _missing(rule, memory)
+        elif mode == "unknown_type":
+            yield from _unknown_type(rule, memory)
+
+
+def _invalid(rule: Rule, memory: Memory) -> Iterator[Hit]:
+    if not memory.has_frontmatter:
+        if rule.params["require_frontmatter"]:
+            yield Hit(memory.path, 1, detail={"problem": "the file has no frontmatter"})
+    elif memory.frontmatter_error is not None:
+        line, problem = memory.frontmatter_error
+        line = min(max(line, 1), len(memory.lines) or 1)
+        text = memory.lines[line - 1] if memory.lines else ""
+        yield Hit(memory.path, line, 1, end_column=len(text) + 1, detail={"problem": problem})
+
+
+def _missing(rule: Rule, memory: Memory) -> Iterator[Hit]:
+    for key in rule.params["required"]:
+        value = memory.frontmatter.get(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            line = _key_line(memory, key) or 1
+            yield Hit(memory.path, line, detail={"field": key})
+
+
+def _unknown_type(rule: Rule, memory: Memory) -> Iterator[Hit]:
+    value = memory.frontmatter.get("type")
+    if value is None or value in rule.params["types"]:
+        return
+    line = _key_line(memory, "type") or 1
+    text = memory.lines[line - 1]
+    column = text.find(":") + 2 if ":" in text else 1
+    column += len(text[column - 1 :]) - len(text[column - 1 :].lstrip())
+    detail = {"type": str(value), "known": ", ".join(rule.params["types"])}
+    yield Hit(memory.path, line, column, end_column=len(text.rstrip()) + 1, detail=detail)
+
+
+def _key_line(memory: Memory, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*:")
+    for number in range(2, memory.body_line):
+        if pattern.match(memory.lines[number - 1]):
+            return number
+    return None

@@ -1,0 +1,60 @@
+"""The pair sweep's findings: pairs of memories a model judged `contradict` or `redundant`.
+
+The rule's `verdict` param picks which verdict it reports; everything else (candidate
+knobs, group size, prompt) drives the shared sweep in `curator.llm.pair_sweep`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from curator.llm.answers import VERDICTS
+from curator.llm.asking import get_asker
+from curator.llm.pair_sweep import PARAMS as SWEEP_PARAMS
+from curator.llm.pair_sweep import body_hash, sweep
+from curator.models import Hit
+
+if TYPE_CHECKING:
+    from curator.interpreter.engine import Context
+    from curator.models import Rule
+
+PARAMS: dict[str, Any] = dict(SWEEP_PARAMS)
+
+
+def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    if rule.params["verdict"] not in VERDICTS:
+        _note(ctx, f"{rule.code} {rule.name} skipped: param verdict must be one of {VERDICTS}")
+        ctx.skipped.add(rule.code)
+        return
+    budget = int(ctx.config.get("llm.max_pairs"))
+    result = sweep(rule, ctx, budget)
+    if result.skipped:
+        _note(ctx, f"{rule.code} {rule.name} skipped: {result.skipped}")
+        ctx.skipped.add(rule.code)  # did not run: its findings stay as they are
+        return
+    if result.not_evaluated:
+        _note(
+            ctx,
+            f"pair sweep: {result.not_evaluated} of {result.requests} requests not evaluated "
+            f"(llm.max_pairs={budget}); the next sweep continues",
+        )
+    for note in get_asker(ctx).notes("pair sweep"):
+        _note(ctx, note)
+    for v in result.verdicts:
+        if v.verdict != rule.params["verdict"]:
+            continue
+        detail = {
+            "other_file": v.b.rel,
+            "verdict": v.verdict,
+            "rationale": v.rationale,
+            "body_sha256_a": body_hash(v.a),
+            "body_sha256_b": body_hash(v.b),
+        }
+        line = min(v.a.body_line, max(1, len(v.a.lines)))  # an empty body: the last line
+        yield Hit(v.a.path, line, detail=detail, memory_files=(v.a.rel, v.b.rel))
+
+
+def _note(ctx: Context, note: str) -> None:
+    if note not in ctx.notes:
+        ctx.notes.append(note)

@@ -1,0 +1,150 @@
+"""Memories no session has used within the window (`mode: unused`), or why that cannot be
+known (`mode: undetectable`, once per store when there is no usage source at all).
+
+Sources: Claude Code's transcripts of every checkout and subfolder of the repository,
+and `memory.recalled` / `memory.referenced` events in the onlooker event log. Relative
+`events_log` / `projects_dir` params resolve against the store folder (rule self-tests
+use that); empty means the usual places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from curator.findings import onlooker
+from curator.models import Hit, Store
+from curator.store import discovery
+from curator.store.store import INDEX_NAME
+from curator.usage.transcript_cache import CACHE_NAME
+from curator.usage.transcripts import worktree_paths
+from curator.usage.usage import UsageQuery, measure_usage
+
+if TYPE_CHECKING:
+    from curator.interpreter.engine import Context
+    from curator.models import Rule
+
+PARAMS: dict[str, Any] = {
+    "mode": "unused",
+    "window_days": 0,  # 0: config `usage.window_days`
+    "event_types": ["memory.recalled", "memory.referenced"],
+    "events_log": "",
+    "projects_dir": "",
+    "transcripts": True,
+    "cache": True,
+    "read_budget_mb": 0,  # uncached transcript MiB read per run; 0: no limit
+}
+
+
+def _store_slug(root: Path) -> str | None:
+    """The slug folder a store sits in, when it is Claude Code's `projects/<slug>/memory`."""
+    if root.name == "memory" and root.parent.parent.name == "projects":
+        return root.parent.name
+    return None
+
+
+def _param_path(value: str, store: Store) -> Path:
+    return (store.root / Path(value).expanduser()).resolve()
+
+
+def build_query(rule: Rule, ctx: Context, window: int) -> UsageQuery:
+    """Where this store's usage is recorded, from the rule's params and the environment."""
+    params, store = rule.params, ctx.store
+    slug = _store_slug(store.root)
+    checkouts: tuple[Path, ...] = ()
+    if ctx.repo_root is not None:
+        checkouts = tuple(p.resolve() for p in worktree_paths(ctx.repo_root))
+    if params["projects_dir"]:
+        projects: tuple[Path, ...] = (_param_path(params["projects_dir"], store),)
+    else:
+        found = [(discovery.claude_config_dir() / "projects").resolve()]
+        if slug is not None and store.root.parent.parent not in found:
+            found.append(store.root.parent.parent)
+        projects = tuple(found)
+    log = (
+        _param_path(params["events_log"], store)
+        if params["events_log"]
+        else onlooker.events_log(ctx.config)
+    )
+    return UsageQuery(
+        store=store.root,
+        store_slug=slug,
+        checkouts=checkouts,
+        projects=projects,
+        events_log=log,
+        event_types=frozenset(params["event_types"]),
+        since=ctx.today - timedelta(days=window),
+        cache=onlooker.cache_dir(ctx.config) / CACHE_NAME if params["cache"] else None,
+        transcripts=bool(params["transcripts"]),
+        read_budget=int(params["read_budget_mb"] * 1024 * 1024),
+    )
+
+
+def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    window = max(1, int(rule.params["window_days"] or ctx.config.get("usage.window_days")))
+    query = build_query(rule, ctx, window)
+    usage = measure_usage(ctx.store, query)
+    if usage.malformed:
+        note = f"usage: {usage.malformed} malformed transcript or event-log line(s) skipped"
+        if note not in ctx.notes:
+            ctx.notes.append(note)
+    if rule.params["mode"] == "undetectable":
+        if usage.sources or not ctx.store.memories:
+            return
+        if not _claude_code_here(query):
+            # A CI runner or a fresh machine: nothing could ever be measured here, so a
+            # finding per run would be noise. Say it once on stderr instead.
+            note = (
+                "usage: no Claude Code transcripts folder and no onlooker event log on "
+                "this machine; unused-memory rules skipped"
+            )
+            if note not in ctx.notes:
+                ctx.notes.append(note)
+            return
+        yield _undetectable(ctx.store, query, window)
+        return
+    if not usage.sources:
+        ctx.skipped.add(rule.code)  # nothing measured: its findings stay as they are
+        return
+    if usage.pending:
+        # Judging on part of the sessions would call used memories unused: wait.
+        ctx.notes.append(
+            f"usage: {usage.pending} transcript(s) not read yet (read_budget_mb); "
+            f"{rule.code} is held back until later runs have cached them"
+        )
+        ctx.skipped.add(rule.code)
+        return
+    for memory in ctx.memories(rule):
+        age = (ctx.today - memory.write_date).days
+        if age <= window or memory.rel in usage.last_use:
+            continue
+        detail = {
+            "window_days": window,
+            "written": memory.write_date.isoformat(),
+            "age_days": age,
+            "sources": " and ".join(usage.sources),
+        }
+        yield Hit(memory.path, 1, detail=detail)
+
+
+def _claude_code_here(query: UsageQuery) -> bool:
+    """Whether this machine keeps an event log or Claude Code transcripts at all.
+
+    Only the machine's own projects folder counts (the first of `query.projects`): a
+    dotfiles checkout's `claude/projects/` in CI says nothing about sessions run here.
+    """
+    if query.events_log is not None and query.events_log.exists():
+        return True
+    return query.transcripts and query.projects[0].is_dir()
+
+
+def _undetectable(store: Store, query: UsageQuery, window: int) -> Hit:
+    types = " or ".join(sorted(query.event_types)) or "memory"
+    where = ", ".join(str(p) for p in query.projects)
+    reason = f"no {types} events in the window in {query.events_log}"
+    if query.transcripts:
+        reason += f"; no transcripts of this project under {where}"
+    detail = {"reason": reason, "window_days": window}
+    return Hit(store.root / INDEX_NAME, 1, detail=detail, memory_files=(INDEX_NAME,))

@@ -1,0 +1,194 @@
+"""Apply rules to a store: run each rule's check, render messages, honour suppressions."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+from typing import Any, Protocol
+
+from curator import clock, templates
+from curator.config import Config
+from curator.interpreter.checks import MEMORY_SCOPED, get_check
+from curator.interpreter.patterns import PatternTimeout
+from curator.models import Diagnostic, Hit, Memory, Rule, Store
+from curator.store.suppressions import Suppression, apply_suppressions, parse_suppressions
+
+RULE_FAILED = "CUR900"
+UNUSED_SUPPRESSION = "CUR901"
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a check may look at. Checks read it; nothing writes it."""
+
+    store: Store
+    config: Config = field(default_factory=Config)
+    today: date = field(default_factory=clock.today)
+    repo_root: Path | None = None
+    notes: list[str] = field(default_factory=list)  # one-line stderr notes (skipped rules)
+    # Codes of rules that did not run in full (skipped for lack of a repo root, over the
+    # budget, failed). Their old findings must not be resolved. A check that skips adds here.
+    skipped: set[str] = field(default_factory=set)
+    llm: Any = None  # an LLM provider to use instead of the configured one (rule self-tests)
+    # Work several rules share within one run (the pair sweep behind CUR401 and CUR402).
+    shared: dict[str, Any] = field(default_factory=dict)
+
+    def memories(self, rule: Rule) -> Iterable[Memory]:
+        return (m for m in self.store.memories if rule.applies_to(m))
+
+
+def run_checks(
+    ctx: Context,
+    rules: list[Rule],
+    all_rules: list[Rule] | None = None,
+    only: set[Path] | None = None,
+    deadline: float | None = None,
+    memo: MemoryMemo | None = None,
+) -> list[Diagnostic]:
+    """Run the selected `rules` on the context's store.
+
+    `all_rules` lets engine-level diagnostics (CUR900, CUR901) find their rule even when
+    only a subset runs. `only`, when given, keeps diagnostics about those files alone
+    (pre-commit passes single files; they are still checked in their store's context).
+    """
+    by_code = {r.code: r for r in (all_rules or rules)}
+    selected = {r.code for r in rules}
+    diagnostics: list[Diagnostic] = []
+    for rule in rules:
+        if rule.check == "engine":
+            continue
+        if deadline is not None and time.monotonic() >= deadline:
+            ctx.skipped.add(rule.code)
+            continue
+        failed_rule = by_code if RULE_FAILED in selected else {}
+        if memo is not None and rule.check in MEMORY_SCOPED:
+            diagnostics.extend(_run_memoized(ctx, rule, failed_rule, memo))
+        else:
+            diagnostics.extend(_run_rule(ctx, rule, failed_rule))
+
+    suppressions = _suppressions(ctx.store)
+    diagnostics = apply_suppressions(diagnostics, suppressions)
+    unused = by_code.get(UNUSED_SUPPRESSION)
+    if unused is not None and UNUSED_SUPPRESSION in selected:
+        ran = selected - ctx.skipped  # a skipped rule cannot prove a suppression unused
+        if ctx.skipped:
+            ctx.skipped.add(UNUSED_SUPPRESSION)  # so it did not run in full either
+        diagnostics.extend(_unused(unused, suppressions, ran, ctx.store.root))
+    if only is not None:
+        diagnostics = [d for d in diagnostics if d.path in only]
+    return sorted(diagnostics, key=Diagnostic.sort_key)
+
+
+class MemoryMemo(Protocol):
+    """Per-memory results of memory-scoped rules (see `run_cache.MemoryMemo`)."""
+
+    def get(self, code: str, memory: Memory) -> list[Diagnostic] | None: ...
+
+    def put(self, code: str, memory: Memory, diagnostics: list[Diagnostic]) -> None: ...
+
+
+def _run_memoized(
+    ctx: Context, rule: Rule, by_code: dict[str, Rule], memo: MemoryMemo
+) -> list[Diagnostic]:
+    """Run a memory-scoped rule on the memories the memo does not know, reuse the rest."""
+    reused: list[Diagnostic] = []
+    stale: list[Memory] = []
+    for memory in ctx.store.memories:
+        known = memo.get(rule.code, memory)
+        if known is None:
+            stale.append(memory)
+        else:
+            reused.extend(known)
+    if not stale:
+        return reused
+    sub = replace(ctx, store=replace(ctx.store, memories=tuple(stale)))
+    fresh = _run_rule(sub, rule, by_code)
+    by_path: dict[Path, list[Diagnostic]] = {m.path: [] for m in stale}
+    for diagnostic in fresh:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    # Remember only a complete run whose every hit sits in the memory it is about.
+    if rule.code not in ctx.skipped and len(by_path) == len(stale):
+        for memory in stale:
+            memo.put(rule.code, memory, by_path[memory.path])
+    return reused + fresh
+
+
+def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    try:
+        for hit in get_check(rule.check).check(rule, ctx):
+            out.append(to_diagnostic(rule, hit, ctx.store.root))
+    except PatternTimeout as exc:
+        ctx.skipped.add(rule.code)
+        failed = by_code.get(RULE_FAILED)
+        if failed is not None:
+            detail = {"rule": rule.code, "reason": f"pattern timed out: {exc}"}
+            out.append(to_diagnostic(failed, Hit(rule.source, 1, detail=detail), ctx.store.root))
+    except templates.TemplateError as exc:
+        ctx.skipped.add(rule.code)
+        failed = by_code.get(RULE_FAILED)
+        if failed is not None:
+            detail = {"rule": rule.code, "reason": f"message template failed: {exc}"}
+            out.append(to_diagnostic(failed, Hit(rule.source, 1, detail=detail), ctx.store.root))
+    return out
+
+
+def to_diagnostic(rule: Rule, hit: Hit, store_root: Path | None) -> Diagnostic:
+    values: dict[str, Any] = {"code": rule.code, "name": rule.name, **hit.detail}
+    memory_files = hit.memory_files
+    if not memory_files and store_root is not None:
+        rel = store_relative(hit.path, store_root)
+        memory_files = (rel,) if rel is not None else ()
+    values.setdefault("file", memory_files[0] if memory_files else hit.path.name)
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        severity=hit.severity or rule.severity,
+        path=hit.path,
+        line=hit.line,
+        column=hit.column,
+        end_line=hit.end_line or hit.line,
+        end_column=hit.end_column or hit.column,
+        message=templates.render(rule.message, values),
+        store=store_root,
+        memory_files=memory_files,
+        detail=dict(hit.detail),
+        fix=hit.fix,
+    )
+
+
+def store_relative(path: Path, root: Path) -> str | None:
+    """`path` relative to the store as posix text, or None outside it (string work: hot)."""
+    prefix = os.path.join(str(root), "")
+    text = str(path)
+    return text[len(prefix) :].replace(os.sep, "/") if text.startswith(prefix) else None
+
+
+def _suppressions(store: Store) -> list[Suppression]:
+    found: list[Suppression] = []
+    sources = [(m.path, m.text, m.lines) for m in store.memories]
+    if store.index is not None:
+        sources.append((store.index.path, store.index.text, store.index.lines))
+    for path, text, lines in sources:
+        if "curator-" in text:
+            found.extend(parse_suppressions(path, lines))
+    return found
+
+
+def _unused(
+    rule: Rule, suppressions: list[Suppression], selected: set[str], root: Path
+) -> Iterable[Diagnostic]:
+    for s in suppressions:
+        if s.used:
+            continue
+        # Only codes whose rules ran can be called unused.
+        codes = [c for c in s.codes if any(code.startswith(c) for code in selected)]
+        if s.codes and not codes:
+            continue
+        detail = {"codes": ", ".join(s.codes) or "all codes", "line": s.line}
+        hit = Hit(s.path, s.line, s.column, detail=detail, severity=None)
+        yield to_diagnostic(rule, hit, root)

@@ -1,0 +1,143 @@
+"""Run the `tests:` a rule file carries: write its files into a temporary store, lint with
+the whole rule set, and compare the rule's own diagnostics with `expect`."""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from curator.config import DEFAULTS, Config
+from curator.interpreter.engine import Context, run_checks
+from curator.models import Diagnostic, Rule, RuleTest
+from curator.store.store import read_store
+
+DEFAULT_TODAY = date(2026, 6, 1)
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    rule: Rule
+    case: RuleTest
+    failures: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def _write(root: Path, files: dict[str, str | bytes]) -> None:
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8", newline="")
+
+
+def _matches(diagnostic: Diagnostic, root: Path, expected: dict[str, Any]) -> bool:
+    rel = (
+        diagnostic.path.relative_to(root).as_posix()
+        if diagnostic.path.is_relative_to(root)
+        else str(diagnostic.path)
+    )
+    checks = {
+        "code": diagnostic.code,
+        "file": rel,
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "severity": str(diagnostic.severity),
+    }
+    for key, value in expected.items():
+        if key == "message":
+            if str(value) not in diagnostic.message:
+                return False
+        elif checks[key] != value:
+            return False
+    return True
+
+
+def _describe(d: Diagnostic, root: Path) -> str:
+    rel = d.path.relative_to(root).as_posix() if d.path.is_relative_to(root) else d.path
+    return f"{rel}:{d.line}:{d.column}: {d.code} [{d.severity}] {d.message}"
+
+
+def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
+    tuned = [r if r.code != rule.code else _with_params(r, case.params) for r in rules]
+    # An llm-tier rule runs against its case's canned answers, never a real model.
+    run = [r for r in tuned if r.tier == "cheap" or r.code == rule.code]
+    canned = None
+    if rule.tier == "llm":
+        from curator.llm.providers import CannedProvider
+
+        canned = CannedProvider(case.llm_answers)
+    with tempfile.TemporaryDirectory(prefix="curator-rule-test-") as tmp:
+        root = Path(tmp).resolve()
+        store_root = root / "store"
+        store_root.mkdir()
+        _write(store_root, case.files)
+        repo_root = None
+        if case.repo is not None:
+            repo_root = root / "repo"
+            repo_root.mkdir()
+            _write(repo_root, dict(case.repo))
+        store = read_store(store_root)
+        ctx = Context(
+            store=store,
+            config=_config(case.config),
+            today=case.today or DEFAULT_TODAY,
+            repo_root=repo_root,
+            llm=canned,
+        )
+        got = [d for d in run_checks(ctx, run, tuned) if d.code == rule.code]
+        failures = []
+        unmatched = list(got)
+        for expected in case.expect:
+            hit = next((d for d in unmatched if _matches(d, store_root, expected)), None)
+            if hit is None:
+                failures.append(f"expected {expected}, not reported")
+            else:
+                unmatched.remove(hit)
+        failures.extend(f"unexpected: {_describe(d, store_root)}" for d in unmatched)
+    return CaseResult(rule, case, tuple(failures))
+
+
+def _config(overrides: dict[str, Any]) -> Config:
+    """Defaults with a case's `config:` keys laid over them (one level of mappings merged)."""
+    data = copy.deepcopy(DEFAULTS)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key] = {**data[key], **value}
+        else:
+            data[key] = value
+    return Config(data=data)
+
+
+def _with_params(rule: Rule, params: dict[str, Any]) -> Rule:
+    if not params:
+        return rule
+    from dataclasses import replace
+
+    unknown = set(params) - set(rule.params)
+    if unknown:
+        raise ValueError(f"{rule.name}: test params {sorted(unknown)} are not params of the rule")
+    return replace(rule, params={**rule.params, **params})
+
+
+def rule_problems(rule: Rule) -> list[str]:
+    """A rule proves itself: it needs a case that fires and a case that passes."""
+    problems = []
+    if rule.check != "engine" and not any(case.expect for case in rule.tests):
+        # engine rules (CUR900) fire on broken rules, which a rule file cannot carry
+        problems.append("no test case makes the rule fire")
+    if not any(not case.expect for case in rule.tests):
+        problems.append("no test case shows the rule passing")
+    return problems
+
+
+def run_rule_tests(rule: Rule, rules: list[Rule]) -> list[CaseResult]:
+    return [run_case(rule, case, rules) for case in rule.tests]

@@ -1,0 +1,128 @@
+"""Which repository a store's memories talk about.
+
+A store in a project (`<repo>/.claude/memory/`) talks about the repository that holds it.
+A store kept in a dotfiles repository (`dotfiles/claude/projects/<slug>/memory/`) does
+not: its paths and symbols belong to the project named by its slug, somewhere else. Such
+stores are mapped by config `repositories: {<slug or glob>: <repository root>}`, or found
+when the slug names exactly one existing folder on this machine; otherwise the store has
+no repository, and the rules that need one are skipped with a note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from curator.config import Config
+from curator.store import discovery
+
+# Checks that resolve memory text against a repository's files; skipped without one.
+REPOSITORY_CHECKS = frozenset({"paths", "symbols"})
+
+
+@dataclass(frozen=True)
+class RepoChoice:
+    """A store's repository root, or None and why (`unmapped`, `missing`, `none`)."""
+
+    root: Path | None
+    reason: str = ""
+    mapped_to: Path | None = None
+
+
+def store_slug(store: Path) -> str | None:
+    """The project slug of a `<...>/projects/<slug>/memory` store, else None."""
+    if store.name == "memory" and store.parent.parent.name == "projects":
+        return store.parent.name
+    return None
+
+
+def store_label(store: Path) -> str:
+    """How a note names a store: its slug when it has one, else its path."""
+    return store_slug(store) or str(store)
+
+
+def mapping_for(store: Path, config: Config) -> tuple[bool, Path | None]:
+    """(matched, root) from config `repositories`: an exact slug first, then globs in order.
+
+    Only `projects/<slug>/memory` stores have a slug to map. A null value matches and means
+    "no repository": the store's reference rules are skipped without a note.
+    """
+    slug = store_slug(store)
+    if slug is None:
+        return False, None
+    entries = config.repositories()
+    for pattern, root in entries:
+        if pattern == slug:
+            return True, root
+    for pattern, root in entries:
+        if fnmatchcase(slug, pattern):
+            return True, root
+    return False, None
+
+
+def locate_repository(store: Path, config: Config, override: Path | None, cwd: Path) -> RepoChoice:
+    """The repository for `store`, in order of how explicitly the user said so.
+
+    `--repo-root`; config `repositories` (by slug or glob); config `repo_root`; the
+    repository holding the store, unless the store sits in a `projects/<slug>/memory`
+    layout (a dotfiles repository, whose files the memories do not talk about); the
+    current project's repository when the store's slug is that project's slug; the one
+    existing folder the slug names on this machine.
+    """
+    if override is not None:
+        return RepoChoice(override.resolve())
+    matched, mapped = mapping_for(store, config)
+    if matched:
+        if mapped is None:
+            return RepoChoice(None, "none")
+        if not mapped.is_dir():
+            return RepoChoice(None, "missing", mapped)
+        return RepoChoice(mapped.resolve())
+    configured = config.path("repo_root")
+    if configured is not None:
+        return RepoChoice(configured.resolve())
+    slug = store_slug(store)
+    if slug is None:
+        holder = discovery.repo_root(store)
+        if holder is not None:
+            return RepoChoice(holder)
+    here = discovery.repo_root(cwd.resolve())
+    if here is not None and discovery.slug_matches(store.parent.name, here):
+        return RepoChoice(here)
+    if slug is not None:
+        decoded = discovery.path_for_slug(slug)
+        if decoded is not None:
+            return RepoChoice(decoded.resolve())
+    return RepoChoice(None, "unmapped")
+
+
+def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
+    """The repository whose files a store's memories talk about (None: not known)."""
+    return locate_repository(store, config, override, cwd).root
+
+
+def skip_notes(skipped: list[tuple[Path, RepoChoice]]) -> list[str]:
+    """One stderr line per reason for the stores whose reference rules were skipped."""
+    notes = []
+    unmapped = [store_label(s) for s, c in skipped if c.reason == "unmapped"]
+    if unmapped:
+        count = "1 store" if len(unmapped) == 1 else f"{len(unmapped)} stores"
+        notes.append(
+            f"path and symbol rules skipped for {count} with no known repository "
+            f"({_listing(unmapped)}); map them under `repositories:` in .curator.yaml "
+            "or pass --repo-root"
+        )
+    missing = [(store_label(s), c.mapped_to) for s, c in skipped if c.reason == "missing"]
+    if missing:
+        listing = _listing([f"{label} -> {root}" for label, root in missing])
+        notes.append(
+            f"path and symbol rules skipped: mapped repository not found ({listing}); "
+            "fix `repositories:` in .curator.yaml"
+        )
+    return notes
+
+
+def _listing(items: list[str], limit: int = 5) -> str:
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"

@@ -1,0 +1,66 @@
+"""What a scan reports (`curator.scan.complete`) and the watermark files it leaves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from curator import clock
+from curator.findings import atomic
+from curator.findings.findings import Finding
+from curator.findings.storage import ProjectDir
+
+
+@dataclass
+class ScanReport:
+    """What `curator.scan.complete` says, plus the open findings for the pointer."""
+
+    mode: str
+    outcome: str  # ok | partial | skipped | error
+    skip_reason: str | None = None  # over_budget | rate_gate | None
+    findings_new: int = 0
+    findings_resolved: int = 0
+    duration_ms: int = 0
+    open: list[Finding] = field(default_factory=list)
+    skipped_rules: list[str] = field(default_factory=list)
+    reused: bool = False  # the store was unchanged since the last full run: nothing re-checked
+
+    def payload(self, store: Path) -> dict[str, object]:
+        return {
+            "mode": self.mode,
+            "outcome": self.outcome,
+            "skip_reason": self.skip_reason,
+            "findings_new": self.findings_new,
+            "findings_resolved": self.findings_resolved,
+            "findings_open": len(self.open),
+            "duration_ms": self.duration_ms,
+            "store": str(store),
+            "skipped_rules": self.skipped_rules,
+            "reused": self.reused,
+        }
+
+
+def write_watermark(
+    project: ProjectDir,
+    report: ScanReport,
+    signature: str | None = None,
+    llm_rules: bool | None = None,
+) -> None:
+    """`last_cheap_scan.json`: when and how the last run went (the LLM sweep keeps its
+    own, `last_llm_sweep.json`, through `curator.llm.gate`)."""
+    path = project.last_cheap_scan
+    now = clock.now()
+    atomic.write_json(
+        path,
+        {
+            "timestamp": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "epoch": now.timestamp(),
+            "mode": report.mode,
+            "outcome": report.outcome,
+            "skip_reason": report.skip_reason,
+            "findings_open": len(report.open),
+            "duration_ms": report.duration_ms,
+            "signature": signature,
+            "llm_rules": llm_rules,
+        },
+    )

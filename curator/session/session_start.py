@@ -1,0 +1,285 @@
+"""The Claude Code SessionStart hook as a library call: payload in, hook output out.
+
+It never raises: whatever goes wrong becomes an event and a line on stderr, and the
+output is still one valid JSON object. The cheap tier runs under `cheap.budget_ms`,
+measured from the hook's start; a project scanned less than
+`cheap.skip_if_session_age_under_seconds` ago is not scanned again (resume, clear and
+compact fire right after startup).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from curator import clock
+from curator.config import Config
+from curator.findings import atomic
+from curator.findings.storage import ProjectDir
+
+EMPTY: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class Payload:
+    session_id: str | None
+    cwd: Path
+    source: str | None
+
+
+def parse_payload(raw: str) -> Payload:
+    """The fields curator uses; anything missing or malformed falls back to the process's."""
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    session = data.get("session_id")
+    source = data.get("source")
+    cwd_text = data.get("cwd")
+    cwd = Path(cwd_text) if isinstance(cwd_text, str) and cwd_text else Path.cwd()
+    if not cwd.is_dir():
+        cwd = Path.cwd()
+    return Payload(
+        session if isinstance(session, str) else None,
+        cwd,
+        source if isinstance(source, str) else None,
+    )
+
+
+def hook_output(context: str | None) -> dict[str, Any]:
+    if not context:
+        return dict(EMPTY)
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
+
+
+def session_start(raw: str, started: float) -> dict[str, Any]:
+    """Run the hook for one stdin payload; `started` is the process's monotonic start."""
+    if os.environ.get("CURATOR_NESTED") == "1":
+        return dict(EMPTY)  # curator's own `claude -p` session: stay out of it
+    from curator.config import load_config
+    from curator.errors import UserError
+    from curator.store.discovery import project_store
+
+    payload = parse_payload(raw)
+    try:
+        config = load_config(None, payload.cwd)
+    except UserError as exc:
+        _report_error(Config(), payload, f"configuration error: {exc}")
+        return dict(EMPTY)
+    try:
+        store = project_store(payload.cwd, config.path("memory_store"))
+        if store is None:
+            return dict(EMPTY)  # no memory for this project yet: nothing to say
+        return _run(config, payload, store.resolve(), started)
+    except UserError as exc:
+        _report_error(config, payload, str(exc))
+    except Exception as exc:  # the hook must never break a session start
+        _report_error(config, payload, f"internal error: {type(exc).__name__}: {exc}")
+    return dict(EMPTY)
+
+
+def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[str, Any]:
+    from curator.findings import findings
+    from curator.findings.events import event_log
+    from curator.findings.storage import project_dir
+    from curator.interpreter.run_cache import cache_folder, repo_state, ruleset_key, store_signature
+    from curator.repo.repositories import repo_root_for
+    from curator.session.scan_report import ScanReport, write_watermark
+    from curator.session.surfacer import pointer
+
+    events = event_log(config, payload.session_id)
+    repo = repo_root_for(store, config, None, payload.cwd)
+    project = project_dir(config, repo, store)
+    claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
+    events.emit("curator.scan.started", {"mode": "session_start", "store": str(store)})
+    if not claimed:
+        report = ScanReport(mode="session_start", outcome="skipped", skip_reason="rate_gate")
+        report.open = findings.load(project).sorted("open")
+    else:
+        ruleset = ruleset_key(config)
+        state = repo_state(repo)
+        today = clock.today()
+        before = store_signature(ruleset, today, store, repo, state, project.manifest)
+        folder = cache_folder(project.root)
+        llm_rules = previous.get("llm_rules")
+        if previous.get("signature") == before and previous.get("outcome") == "ok":
+            # Nothing changed since the last full run: its findings still stand.
+            report = ScanReport(mode="session_start", outcome="ok", reused=True)
+            report.open = findings.load(project).sorted("open")
+            if llm_rules:
+                start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
+        else:
+            rules = _rules(config, folder, ruleset)
+            report = _scan(config, payload, store, started, events, folder, rules, ruleset, state)
+            llm_rules = any(r.tier == "llm" for r in rules)
+            start_due_llm_sweep(config, project, rules, payload.cwd)
+        after = store_signature(ruleset, today, store, repo, state, project.manifest)
+        signature = after if report.outcome == "ok" else None
+        write_watermark(project, report, signature=signature, llm_rules=bool(llm_rules))
+    report.duration_ms = round((time.monotonic() - started) * 1000)
+    events.emit("curator.scan.complete", report.payload(store))
+    text = pointer(
+        report.open,
+        config.get("surfacer.max_pointer_chars"),
+        config.get("surfacer.skip_when_zero"),
+    )
+    return hook_output(text)
+
+
+def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
+    from curator.interpreter.run_cache import load_rules_cached
+
+    return load_rules_cached(config, folder, ruleset)
+
+
+def _scan(
+    config: Config,
+    payload: Payload,
+    store: Path,
+    started: float,
+    events: Any,
+    folder: Path,
+    rules: list[Any],
+    ruleset: str,
+    state: str,
+) -> Any:
+    """The cheap tier under the budget, persisted; returns the ScanReport."""
+    from curator.interpreter.run_cache import ResultCache
+    from curator.interpreter.selection import select_rules
+    from curator.linting import Target
+    from curator.session.scanning import scan_target
+
+    selected = [
+        r
+        for r in select_rules(
+            rules,
+            list(config.get("select")) or None,
+            list(config.get("extend_select")),
+            list(config.get("ignore")),
+        )
+        # Probing URLs waits on the network: never on the session-start critical path.
+        if not (r.check == "urls" and r.params.get("mode") == "dead")
+    ]
+    selected = [_bounded_reading(r) for r in selected]
+    _, report = scan_target(
+        Target(store),
+        rules,
+        selected,
+        config,
+        clock.today(),
+        mode="session_start",
+        events=events,
+        cwd=payload.cwd,
+        started=started,
+        deadline=started + config.get("cheap.budget_ms") / 1000,
+        cache=ResultCache(folder, ruleset, state),
+        announce=False,
+    )
+    return report
+
+
+def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, Any]]:
+    """(whether this hook should scan, the previous watermark, whose signature decides
+    the fast path). The claim is recorded at once so racing hooks within the gap skip."""
+    now = clock.now()
+    with atomic.locked(project.lock):
+        last = atomic.read_json(project.last_cheap_scan)
+        previous: dict[str, Any] = last if isinstance(last, dict) else {}
+        epoch = previous.get("epoch")
+        if isinstance(epoch, (int, float)) and 0 <= now.timestamp() - epoch < gap_seconds:
+            return False, previous
+        atomic.write_json(
+            project.last_cheap_scan,
+            {
+                "timestamp": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "epoch": now.timestamp(),
+                "outcome": "running",
+                "signature": None,
+            },
+        )
+    return True, previous
+
+
+HOOK_TRANSCRIPT_MB = 64  # uncached transcript data one session start may read
+
+
+def _bounded_reading(rule: Any) -> Any:
+    """A session start reads at most HOOK_TRANSCRIPT_MB of new transcripts (newest first);
+    later starts read on from the cache, and CUR301 waits until every transcript is in."""
+    if rule.check != "usage" or rule.params.get("read_budget_mb"):
+        return rule
+    from dataclasses import replace
+
+    return replace(rule, params={**rule.params, "read_budget_mb": HOOK_TRANSCRIPT_MB})
+
+
+def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool:
+    """An `llm`-tier rule exists, a provider can answer, and no sweep finished within
+    `llm.interval_days`."""
+    if not any(getattr(r, "tier", None) == "llm" for r in rules):
+        return False
+    from curator.llm.gate import sweep_due
+    from curator.llm.providers import available
+
+    if available(config) is None:
+        return False
+    return sweep_due(project.last_llm_sweep, int(config.get("llm.interval_days")), clock.now())
+
+
+def start_due_llm_sweep(config: Config, project: ProjectDir, rules: list[Any], cwd: Path) -> bool:
+    """Start `curator scan` detached when the LLM sweep is due; never wait for it.
+
+    The session-start hook's critical path only pays for the spawn. A claim file makes
+    sessions that start together start one sweep; the scan releases it when done.
+    """
+    if not llm_sweep_due(config, project, rules):
+        return False
+    import subprocess
+    import sys
+
+    from curator.llm.gate import claim_sweep, release_sweep
+
+    if not claim_sweep(project.root, clock.now()):
+        return False
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "curator", "scan", "--quiet", "--release-claim"],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # survives the hook; Claude Code does not wait for it
+        )
+    except OSError:
+        release_sweep(project.root)
+        return False
+    return True
+
+
+def _report_error(config: Config, payload: Payload, message: str) -> None:
+    import sys
+
+    from curator.findings.events import event_log
+
+    sys.stderr.write(f"curator: hook: {message}\n")
+    # Even the log can be unwritable; the hook still answers.
+    with contextlib.suppress(Exception):
+        event_log(config, payload.session_id).emit(
+            "curator.scan.complete",
+            {
+                "mode": "session_start",
+                "outcome": "error",
+                "skip_reason": None,
+                "error": message,
+                "findings_new": 0,
+                "findings_resolved": 0,
+                "duration_ms": 0,
+            },
+        )

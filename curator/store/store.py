@@ -1,0 +1,128 @@
+"""Read a memory store from disk: the index, every memory file, and what could not be read."""
+
+from __future__ import annotations
+
+import os
+from datetime import date, datetime
+from pathlib import Path
+
+from curator.hashing import sha256_bytes
+from curator.models import FileProblem, Index, Memory, Store
+from curator.store import frontmatter
+from curator.store.memory_index import parse_index
+
+INDEX_NAME = "MEMORY.md"
+MAX_BYTES = 1024 * 1024
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Lines as an editor numbers them: only \\n (and \\r\\n) end a line."""
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()
+    return tuple(p[:-1] if p.endswith("\r") else p for p in parts)
+
+
+def _read_text(path: Path, root: Path, rel: str) -> tuple[str, bytes, float] | FileProblem:
+    try:
+        if path.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(root):
+                return FileProblem(
+                    path, rel, "symlink", f"symlink leads out of the store to {target}"
+                )
+        stat = path.stat()
+        if stat.st_size > MAX_BYTES:
+            size = f"{stat.st_size / 1024 / 1024:.1f} MiB"
+            return FileProblem(path, rel, "huge", f"file is {size}, over the 1 MiB limit; not read")
+        data = path.read_bytes()
+    except OSError as exc:
+        return FileProblem(path, rel, "unreadable", f"cannot read: {exc.strerror or exc}")
+    if b"\x00" in data[:8192]:
+        return FileProblem(path, rel, "binary", "file is binary (contains NUL bytes); not read")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return FileProblem(path, rel, "encoding", f"not valid UTF-8 at byte {exc.start}; not read")
+    return text.removeprefix("\ufeff"), data, stat.st_mtime
+
+
+def read_memory(path: Path, root: Path) -> Memory | FileProblem:
+    """Read one memory file; a file that cannot be a memory becomes a FileProblem."""
+    rel = path.relative_to(root).as_posix()
+    read = _read_text(path, root, rel)
+    if isinstance(read, FileProblem):
+        return read
+    text, data, mtime = read
+    lines = split_lines(text)
+    fm = frontmatter.split(lines)
+    return Memory(
+        path=path,
+        rel=rel,
+        text=text,
+        lines=lines,
+        sha256=sha256_bytes(data),
+        frontmatter=fm.data,
+        frontmatter_error=fm.error,
+        has_frontmatter=fm.present,
+        body_line=fm.body_line,
+        mtime=mtime,
+        write_date=_write_date(fm.data, mtime),
+    )
+
+
+def _write_date(data: dict[str, object], mtime: float) -> date:
+    for key in ("modified", "promoted_at", "created_at"):
+        found = frontmatter.as_date(data.get(key))
+        if found is not None:
+            return found
+    return datetime.fromtimestamp(mtime).date()
+
+
+def _memory_paths(root: Path) -> list[Path]:
+    found: list[Path] = []
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(Path(entry.path))
+            elif entry.name.endswith(".md") and not (folder == root and entry.name == INDEX_NAME):
+                found.append(Path(entry.path))
+    return found
+
+
+def read_index(root: Path) -> Index | FileProblem | None:
+    path = root / INDEX_NAME
+    if not path.exists():
+        return None
+    read = _read_text(path, root, INDEX_NAME)
+    if isinstance(read, FileProblem):
+        return read
+    text, data, _ = read
+    lines = split_lines(text)
+    return Index(path, text, lines, sha256_bytes(data), parse_index(lines))
+
+
+def read_store(root: Path) -> Store:
+    """Read every memory under `root`. Never raises for a bad file: it becomes a problem."""
+    root = root.resolve()
+    problems: list[FileProblem] = []
+    index = read_index(root)
+    if isinstance(index, FileProblem):
+        problems.append(index)
+        index = None
+    memories: list[Memory] = []
+    for path in sorted(_memory_paths(root)):
+        result = read_memory(path, root)
+        if isinstance(result, FileProblem):
+            problems.append(result)
+        else:
+            memories.append(result)
+    return Store(root=root, index=index, memories=tuple(memories), problems=tuple(problems))

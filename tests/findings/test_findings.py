@@ -1,0 +1,207 @@
+"""The findings store, `curator scan`, `curator lint --persist` and `curator findings`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from curator.findings.events import EventLog
+from curator.findings.findings import load, new_finding, open_store
+from curator.findings.storage import ProjectDir
+from curator.findings.ulid import is_ulid, new_ulid
+from tests.conftest import Run, memory, write_files
+from tests.helpers.hook_env import INDEX, Env, make_env
+
+
+@pytest.fixture
+def env(tmp_path: Path, git_repo: Callable[..., Path], run_curator: Callable[..., Run]) -> Env:
+    return make_env(tmp_path, git_repo({"src/app.py": "print('hi')\n"}), run_curator)
+
+
+def test_ulids_sort_by_time_and_use_crockford_base32() -> None:
+    first, second = new_ulid(ms=1_000), new_ulid(ms=2_000)
+    assert is_ulid(first) and is_ulid(second)
+    assert first < second
+    assert new_ulid(ms=0).startswith("0000000000")
+    assert not is_ulid("0" * 25 + "U")  # U is not in Crockford's alphabet
+
+
+def test_scan_persists_and_reports_json(env: Env) -> None:
+    run = env.curator("scan", "--output-format", "json")
+    assert run.code == 0, run.stderr
+    [summary] = run.json()
+    assert (summary["mode"], summary["findings_new"], summary["findings_open"]) == ("scan", 2, 2)
+    assert sorted(f["kind"] for f in env.findings()) == ["broken_index", "date_decayed"]
+    again = env.curator("scan", "--output-format", "json").json()[0]
+    assert (again["findings_new"], again["findings_resolved"]) == (0, 0)
+
+
+def test_lint_persist_writes_the_same_findings_as_the_hook(env: Env) -> None:
+    run = env.curator("lint", "--persist", "--output-format", "concise")
+    assert run.code == 1  # findings, as without --persist
+    assert "CUR010" in run.stdout
+    from_lint = {f["deduped_hash"] for f in env.findings()}
+    env.hook()
+    assert {f["deduped_hash"] for f in env.findings()} == from_lint
+    modes = [e["payload"]["mode"] for e in env.events() if e["event_type"].endswith("complete")]
+    assert modes == ["lint", "session_start"]
+
+
+def test_lint_persist_on_one_file_resolves_nothing_elsewhere(env: Env) -> None:
+    env.curator("scan")
+    (env.store / "MEMORY.md").write_text("# Memory\n- [Freeze](freeze.md) — the merge freeze\n")
+    run = env.curator("lint", "--persist", str(env.store / "freeze.md"))
+    assert run.code == 1
+    assert all(f["status"] == "open" for f in env.findings())  # MEMORY.md was not linted
+
+
+def test_findings_list_show_ack_resolve(env: Env) -> None:
+    env.curator("scan")
+    listed = env.curator("findings", "list", "--output-format", "json").json()
+    assert [f["kind"] for f in listed] == ["broken_index", "date_decayed"]
+    first = listed[0]["id"]
+
+    text = env.curator("findings", "list").stdout.splitlines()
+    assert text[0].startswith(f"{first}  open         CUR010 broken_index")
+    assert text[-1] == "2 open finding(s)"
+
+    shown = env.curator("findings", "show", first, "--output-format", "json").json()
+    assert shown[0]["detail"] == {"target": "gone.md", "title": "Gone"}
+
+    resolved = env.curator("findings", "resolve", first, "--reason", "fixed by hand")
+    assert resolved.code == 0
+    assert env.curator("findings", "list", "--output-format", "json").json()[0]["kind"] == (
+        "date_decayed"
+    )
+    everything = env.curator("findings", "list", "--status", "all", "--output-format", "json")
+    record = next(f for f in everything.json() if f["id"] == first)
+    assert record["status"] == "resolved"
+    assert record["resolution"]["by"] == "user"
+    assert record["resolution"]["reason"] == "fixed by hand"
+
+    missing = env.curator("findings", "ack", "01ZZZZZZZZZZZZZZZZZZZZZZZZ")
+    assert missing.code == 2
+    assert "no finding with id" in missing.stderr
+
+
+def test_manifest_is_rebuilt_when_a_finding_outlives_it(tmp_path: Path) -> None:
+    project = ProjectDir(tmp_path / "state")
+    values = dict(code="CUR010", kind="broken_index", memory_files=["MEMORY.md"], detail={},
+                  message="m", deduped_hash="h1")  # fmt: skip
+    with open_store(project) as store:
+        store.add(new_finding(**values))
+    # A crash after a finding file was renamed in but before the manifest was written:
+    stray = new_finding(**{**values, "deduped_hash": "h2"})
+    (project.findings / f"{stray.id}.json").write_text(json.dumps(stray.to_json()))
+    os.utime(project.manifest, ns=(1, 1))
+    assert {f.deduped_hash for f in load(project).findings.values()} == {"h1", "h2"}
+
+
+def test_event_lines_never_tear_under_concurrent_writers(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    writer = (
+        "import sys\nfrom pathlib import Path\nfrom curator.findings.events import EventLog\n"
+        "log = EventLog(Path(sys.argv[1]), 's')\n"
+        "for i in range(200):\n"
+        "    log.emit('curator.test', {'i': i, 'pad': 'x' * 3000})\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", writer, str(log)]) for _ in range(6)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1200
+    assert all(json.loads(line)["payload"]["pad"] == "x" * 3000 for line in lines)
+    assert EventLog(log).emit("curator.test", {}) is True
+
+
+def test_findings_for_a_named_store_from_anywhere(env: Env, tmp_path: Path) -> None:
+    env.curator("scan")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = env._run(
+        "findings", "list", "--store", str(env.store), "--output-format", "json",
+        cwd=elsewhere, env=env.env(),
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    assert len(run.json()) == 2
+    none = env._run("findings", "list", cwd=elsewhere, env=env.env())
+    assert none.code == 2
+    assert "no memory store for this project" in none.stderr
+
+
+def test_two_sessions_acknowledging_at_once_change_it_once(env: Env, tmp_path: Path) -> None:
+    env.curator("scan")
+    finding = env.findings()[0]
+    base = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    base.update(
+        HOME=str(tmp_path / "home"),
+        CLAUDE_CONFIG_DIR=str(env.claude),
+        XDG_CONFIG_HOME=str(tmp_path / "xdg"),
+        **env.env(),
+    )
+    command = [sys.executable, "-m", "curator", "findings", "ack", finding["id"]]
+    procs = [
+        subprocess.Popen(command, cwd=env.repo, env=base, stdout=subprocess.PIPE) for _ in range(4)
+    ]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    for p in procs:
+        assert p.stdout is not None
+        p.stdout.close()
+    acks = [e for e in env.events() if e["event_type"] == "curator.finding.acknowledged"]
+    assert len(acks) == 1
+    assert {f["id"]: f["status"] for f in env.findings()}[finding["id"]] == "acknowledged"
+
+
+def test_a_held_lock_times_out_instead_of_hanging(tmp_path: Path) -> None:
+    from curator.findings import atomic
+
+    lock = tmp_path / ".lock"
+    with atomic.locked(lock), pytest.raises(TimeoutError), atomic.locked(lock, timeout=0.05):
+        pass  # flock locks belong to open file descriptions: the inner one must wait
+
+
+def test_a_rule_that_could_not_run_in_full_resolves_nothing(env: Env, tmp_path: Path) -> None:
+    """A link into the repository can only be judged with the repository at hand."""
+    (env.store / "MEMORY.md").write_text(
+        "# Memory\n- [Freeze](freeze.md) — f\n- [Log](../../../../repo/gone.md) — g\n"
+    )
+    env.curator("scan")
+    by_kind = {f["kind"]: f for f in env.findings()}
+    assert by_kind["broken_index"]["detail"]["target"] == "../../../../repo/gone.md"
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # Without the checkout on disk, nothing can say which repository the store is about.
+    env.repo.rename(tmp_path / "moved-away")
+    run = env._run("scan", str(env.store), "--output-format", "json", cwd=elsewhere, env=env.env())
+    assert run.code == 0, run.stderr
+    assert "CUR010" in run.json()[0]["skipped_rules"]
+    assert {f["kind"]: f["status"] for f in env.findings()}["broken_index"] == "open"
+
+
+def test_unused_findings_stay_open_when_usage_cannot_be_measured(env: Env) -> None:
+    """No transcript left to read says nothing about use: CUR301 did not run in full."""
+    from tests.helpers.transcript_fixtures import tool_use_line, write_transcript
+
+    old = memory("Ship small PRs.\n", name="old", extra="modified: 2026-01-02")
+    write_files(env.store, {"old.md": old, "MEMORY.md": INDEX + "- [Old](old.md) — o\n"})
+    transcript = write_transcript(
+        env.store.parent,
+        [
+            tool_use_line(
+                str(env.repo), "2026-05-30T10:00:00Z", "Read", str(env.store / "freeze.md")
+            )
+        ],
+    )
+    env.curator("scan")
+    unused = [f for f in env.findings() if f["kind"] == "unused_low_signal"]
+    assert [f["memory_files"] for f in unused] == [["old.md"]]
+    transcript.unlink()
+    env.curator("scan")
+    status = {f["kind"]: f["status"] for f in env.findings()}
+    assert status["unused_low_signal"] == "open"

@@ -1,0 +1,161 @@
+"""Which repository a store talks about: `repositories:` mapping, dotfiles layouts, notes."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from curator.config import Config, load_config
+from curator.interpreter.rulebook import load_rules
+from curator.linting import Target, lint
+from curator.models import Rule, Severity
+from curator.repo.repositories import repo_root_for
+from curator.store.discovery import project_slug
+from tests.conftest import memory, write_files
+
+API = "claude/projects/-home-me-work-api/memory"
+WEB = "claude/projects/-home-me-work-web/memory"
+SCRATCH = "claude/projects/-home-me-scratch/memory"
+
+
+def reference_notes(result) -> list[str]:
+    """The notes about path and symbol rules (usage and LLM rules add their own)."""
+    return [n for n in result.notes if n.startswith("path and symbol")]
+
+
+@pytest.fixture
+def dotfiles(git_repo) -> Path:
+    return git_repo(
+        {
+            f"{API}/MEMORY.md": "- [A](a.md) — a\n",
+            f"{API}/a.md": memory("See `src/app.py`.\n"),
+            f"{WEB}/MEMORY.md": "",
+            f"{SCRATCH}/MEMORY.md": "",
+        },
+        name="dotfiles",
+    )
+
+
+def config_file(folder: Path, text: str) -> Config:
+    path = folder / ".curator.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_config(path)
+
+
+def test_an_unmapped_dotfiles_store_has_no_repository(dotfiles: Path, tmp_path: Path) -> None:
+    # The store is inside a git repository, but that repository is the dotfiles one: its
+    # files are not what the memories talk about.
+    assert repo_root_for(dotfiles / API, Config(), None, tmp_path) is None
+
+
+def test_a_project_store_uses_the_repository_that_holds_it(git_repo, tmp_path: Path) -> None:
+    project = git_repo({".claude/memory/MEMORY.md": "", "src/app.py": ""}, name="project")
+    assert repo_root_for(project / ".claude/memory", Config(), None, tmp_path) == project
+
+
+def test_stores_map_by_slug_or_glob_relative_to_the_config(dotfiles: Path, tmp_path: Path) -> None:
+    api = write_files(tmp_path / "work/api", {"src/app.py": ""})
+    web = write_files(tmp_path / "work/web", {"index.ts": ""})
+    config = config_file(
+        tmp_path,
+        "repositories:\n"
+        "  '-home-me-work-*': work/web\n"  # a glob; the exact slug below wins over it
+        "  -home-me-work-api: work/api\n"
+        "  -home-me-scratch: null\n",
+    )
+    assert repo_root_for(dotfiles / API, config, None, tmp_path) == api.resolve()
+    assert repo_root_for(dotfiles / WEB, config, None, tmp_path) == web.resolve()
+    assert repo_root_for(dotfiles / SCRATCH, config, None, tmp_path) is None
+    # --repo-root still wins over everything.
+    assert repo_root_for(dotfiles / API, config, web, tmp_path) == web.resolve()
+
+
+def test_the_current_project_matches_its_own_slug_exactly(git_repo, tmp_path: Path) -> None:
+    here = git_repo({"README.md": ""}, name="api")
+    projects = tmp_path / "claude/projects"
+    own = write_files(projects / project_slug(here) / "memory", {})
+    longer = write_files(projects / (own.parent.name + "-other") / "memory", {})
+    assert repo_root_for(own, Config(), None, here) == here
+    # A slug that merely starts with the project's slug is another project.
+    assert repo_root_for(longer, Config(), None, here) is None
+
+
+def test_a_bad_mapping_is_a_config_error_with_its_line(tmp_path: Path) -> None:
+    from curator.errors import UserError
+
+    with pytest.raises(UserError) as caught:
+        config_file(tmp_path, "select: []\nrepositories:\n  -home-me-x: [a, b]\n")
+    assert str(caught.value) == (
+        f"{tmp_path}/.curator.yaml:3: repositories.-home-me-x must be a repository path "
+        "(or null for none)"
+    )
+
+
+def fake_rule(code: str, check: str) -> Rule:
+    """A rule of a reference check (paths, symbols). Stores without a repository must never
+    run it, so its check module is never imported here."""
+    return Rule(
+        code=code,
+        name=f"{check}_rule",
+        check=check,
+        tier="cheap",
+        severity=Severity.WARNING,
+        summary="needs a repository",
+        message="m",
+        source=Path(f"{check}.yaml"),
+    )
+
+
+def test_unmapped_stores_skip_reference_rules_with_one_note(dotfiles: Path, tmp_path) -> None:
+    rules = load_rules()
+    selected = [*rules, fake_rule("CUR201", "paths"), fake_rule("CUR202", "symbols")]
+    config = config_file(tmp_path, "repositories:\n  -home-me-scratch: null\n")
+    targets = [Target(dotfiles / API), Target(dotfiles / WEB), Target(dotfiles / SCRATCH)]
+
+    result = lint(targets, rules, selected, config, date(2026, 6, 1), cwd=tmp_path)
+
+    assert reference_notes(result) == [
+        "path and symbol rules skipped for 2 stores with no known repository "
+        "(-home-me-work-api, -home-me-work-web); map them under `repositories:` in "
+        ".curator.yaml or pass --repo-root"
+    ]
+    assert {d.code for d in result.diagnostics} == set()  # the stores are otherwise clean
+
+
+def test_a_mapping_to_a_missing_folder_says_so(dotfiles: Path, tmp_path: Path) -> None:
+    rules = load_rules()
+    config = config_file(tmp_path, "repositories:\n  -home-me-work-api: gone\n")
+    selected = [*rules, fake_rule("CUR201", "paths")]
+    result = lint([Target(dotfiles / API)], rules, selected, config, date(2026, 6, 1), cwd=tmp_path)
+    assert reference_notes(result) == [
+        "path and symbol rules skipped: mapped repository not found "
+        f"(-home-me-work-api -> {tmp_path}/gone); fix `repositories:` in .curator.yaml"
+    ]
+
+
+def test_no_note_when_no_reference_rule_is_selected(dotfiles: Path, tmp_path: Path) -> None:
+    rules = load_rules()
+    selected = [r for r in rules if r.check not in ("paths", "symbols")]
+    result = lint(
+        [Target(dotfiles / API)], rules, selected, Config(), date(2026, 6, 1), cwd=tmp_path
+    )
+    assert reference_notes(result) == []
+
+
+def test_a_slug_naming_one_existing_folder_is_that_repository(dotfiles, tmp_path) -> None:
+    # Claude Code's slug of a project that exists on this machine: found without mapping.
+    project = write_files(tmp_path / "work/my.api_v2", {"src/app.py": ""}).resolve()
+    store = write_files(dotfiles / "claude/projects" / project_slug(project) / "memory", {})
+    assert repo_root_for(store, Config(), None, tmp_path) == project
+
+
+def test_an_ambiguous_slug_is_not_guessed(dotfiles: Path, tmp_path: Path) -> None:
+    # `/work/a-b` and `/work/a/b` have the same slug.
+    write_files(tmp_path / "work/a-b", {"x": ""})
+    write_files(tmp_path / "work/a/b", {"x": ""})
+    slug = project_slug(tmp_path / "work/a/b")
+    assert slug == project_slug(tmp_path / "work/a-b")
+    store = write_files(dotfiles / "claude/projects" / slug / "memory", {})
+    assert repo_root_for(store, Config(), None, tmp_path) is None

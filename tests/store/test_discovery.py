@@ -1,0 +1,59 @@
+"""Finding the project's store the way Claude Code names it; worktrees share one store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from curator.store import discovery
+from tests.conftest import git, memory, write_files
+
+
+def test_slug_replaces_every_non_alphanumeric():
+    assert discovery.project_slug("/home/a/my.proj_x") == "-home-a-my-proj-x"
+
+
+def test_lint_without_paths_finds_the_project_store(git_repo, run_curator, tmp_path):
+    repo = git_repo({"README.md": "x\n"}, name="my.proj")
+    config = tmp_path / "claude"
+    store = config / "projects" / discovery.project_slug(repo) / "memory"
+    write_files(store, {"MEMORY.md": "- [Gone](gone.md)\n"})
+    out = run_curator("lint", "--output-format", "concise", cwd=repo / "..")
+    assert out.code == 2
+    assert "no memory store for this project" in out.stderr
+    sub = repo / "src"
+    sub.mkdir()
+    out = run_curator("lint", "--output-format", "json", cwd=sub)
+    assert [d["filename"] for d in out.json()] == [str(store.resolve() / "MEMORY.md")]
+
+
+def test_worktree_shares_the_main_checkout_store(git_repo, run_curator, tmp_path):
+    repo = git_repo({"README.md": "x\n"})
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(worktree))
+    assert discovery.repo_root(worktree.resolve()) == repo
+    store = tmp_path / "claude" / "projects" / discovery.project_slug(repo) / "memory"
+    write_files(store, {"MEMORY.md": "- [A](a.md)\n", "a.md": memory()})
+    out = run_curator("lint", "--ignore", "CUR300", cwd=worktree)
+    assert (out.code, out.stdout) == (0, "All checks passed!\n")
+
+
+def test_long_slug_matches_by_prefix(tmp_path, monkeypatch):
+    deep = tmp_path / ("d" * 120) / ("e" * 120)
+    deep.mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    slug = discovery.project_slug(deep.resolve())
+    store = tmp_path / "claude" / "projects" / (slug[:200] + "-1a2b3c") / "memory"
+    store.mkdir(parents=True)
+    assert discovery.project_store(deep) == store
+
+
+def test_memory_store_setting_wins(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    custom = tmp_path / "custom"
+    custom.mkdir()
+    assert discovery.project_store(tmp_path, configured=custom) == custom
+    settings = tmp_path / "claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"autoMemoryDirectory": str(custom)}))
+    assert discovery.project_store(Path("/nonexistent")) == custom
