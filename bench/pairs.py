@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from curator.interpreter.rulebook import load_rules
 from curator.llm.grouping import plan_groups
 from curator.llm.similarity import candidates
-from curator.store.store import read_store
+from curator.store.reading import read_store
 
 SYLLABLES = [a + b for a in "bcdfghklmnprstvz" for b in ("a", "e", "i", "o", "u", "ai", "ou")]
 

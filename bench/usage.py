@@ -112,8 +112,8 @@ def check_alone(repo: Path, store: Path, cache: Path) -> list[tuple[float, float
     from curator.interpreter.checks.usage import check
     from curator.interpreter.engine import Context
     from curator.interpreter.rulebook import load_rules
-    from curator.store.store import read_store
-    from curator.usage import usage
+    from curator.store.reading import read_store
+    from curator.usage import measure
 
     rule = next(r for r in load_rules() if r.code == "CUR301")
     ctx = Context(store=read_store(store), config=Config(), today=date.fromisoformat(TODAY))
@@ -121,7 +121,7 @@ def check_alone(repo: Path, store: Path, cache: Path) -> list[tuple[float, float
     times = []
     cache.unlink(missing_ok=True)
     for _ in range(2):
-        usage._MEMO.clear()  # the per-process memo would hide the second run
+        measure._MEMO.clear()  # the per-process memo would hide the second run
         start, cpu = time.perf_counter(), time.process_time()
         list(check(rule, ctx))
         times.append((time.perf_counter() - start, time.process_time() - cpu))

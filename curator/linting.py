@@ -15,9 +15,9 @@ from curator.errors import UserError
 from curator.interpreter.engine import Context, run_checks
 from curator.interpreter.run_cache import ResultCache
 from curator.models import Diagnostic, Rule
-from curator.repo.repositories import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
+from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
 from curator.store import discovery
-from curator.store.store import read_store
+from curator.store.reading import read_store
 
 
 @dataclass(frozen=True)

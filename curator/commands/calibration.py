@@ -22,7 +22,7 @@ from curator.llm.answers import VERDICTS
 from curator.llm.grouping import Group, plan_groups
 from curator.llm.similarity import candidates
 from curator.models import Rule
-from curator.store.store import read_store
+from curator.store.reading import read_store
 
 TARGETS = ("contradict", "redundant")  # the labels that become findings
 BUDGETS = (10, 25, 50, 100, 200)

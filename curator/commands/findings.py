@@ -12,8 +12,8 @@ import click
 
 from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
-from curator.findings.findings import STATUSES, Finding, FindingsStore, load, open_store, timestamp
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
+from curator.findings.store import STATUSES, Finding, FindingsStore, load, open_store, timestamp
 
 FORMAT = click.option(
     "--output-format",
@@ -31,7 +31,7 @@ STORE = click.option(
 
 def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
     """The state folder of the store named, else of the current project's store."""
-    from curator.findings.storage import project_for
+    from curator.findings.project import project_for
     from curator.linting import resolve_targets
 
     cwd = Path.cwd()

@@ -20,7 +20,7 @@ from curator.commands.common import (
     user_errors,
 )
 from curator.findings.onlooker import storage_root
-from curator.fixes import fixes
+from curator.fixes import deltas
 from curator.interpreter.rulebook import load_rules
 from curator.interpreter.selection import select_rules, validate_tokens
 from curator.linting import lint, resolve_targets
@@ -58,7 +58,7 @@ def fix(
     config = config_from(config_path)
     journal = storage_root(config) / "curator" / "journal"
     if undo:
-        outcome = fixes.undo(journal)
+        outcome = deltas.undo(journal)
         if outcome.journal is None:
             click.echo("curator: no applied fix to undo", err=True)
         for path in outcome.applied:
@@ -73,18 +73,18 @@ def fix(
     selected = select_rules(rules, tokens["--select"] or None, None, tokens["--ignore"])
     targets = resolve_targets(list(paths), config, cwd)
     result = lint(targets, rules, selected, config, today or clock.today(), repo_root, cwd)
-    plans = fixes.plan(result.diagnostics)
+    plans = deltas.plan(result.diagnostics)
     if not plans:
         click.echo("Nothing to fix.")
         sys.exit(EXIT_CLEAN)
     if not apply_:
-        click.echo(fixes.render_diff(plans, {p.path: display_path(p.path, cwd) for p in plans}),
+        click.echo(deltas.render_diff(plans, {p.path: display_path(p.path, cwd) for p in plans}),
                    nl=False)  # fmt: skip
         count = sum(len(p.descriptions) for p in plans)
         click.echo(f"{count} fixes in {len(plans)} files; apply with `curator fix --apply`.",
                    err=True)  # fmt: skip
         sys.exit(EXIT_FINDINGS)
-    outcome = fixes.apply(plans, journal)
+    outcome = deltas.apply(plans, journal)
     for p in plans:
         if p.path in outcome.applied:
             for change in p.descriptions:
@@ -95,6 +95,6 @@ def fix(
     sys.exit(EXIT_FINDINGS if outcome.refused else EXIT_CLEAN)
 
 
-def _report_refused(outcome: fixes.Outcome, cwd: Path) -> None:
+def _report_refused(outcome: deltas.Outcome, cwd: Path) -> None:
     for path, reason in outcome.refused:
         click.echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)

@@ -30,7 +30,7 @@ def session_start_command(today: str | None) -> None:
             from curator import clock
 
             clock.set_today(date.fromisoformat(today))
-        from curator.session.session_start import session_start
+        from curator.session.start import session_start
 
         raw = sys.stdin.read() if not sys.stdin.isatty() else ""
         output = session_start(raw, started)

@@ -61,7 +61,7 @@ def persist_lint(
 ) -> LintResult:
     """Lint store by store, recording findings and events for each."""
     from curator.findings.events import event_log
-    from curator.session.scanning import scan_target
+    from curator.session.scan import scan_target
 
     events = event_log(config)
     merged = LintResult()

@@ -14,8 +14,8 @@ import click
 from curator.commands.common import config_option, user_errors
 from curator.commands.findings import STORE, change_status, project_of
 from curator.errors import UserError
-from curator.findings.findings import Finding, load
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
+from curator.findings.store import Finding, load
 from curator.fixes.memory_edits import (
     StaleFile,
     expect,
@@ -26,7 +26,7 @@ from curator.fixes.memory_edits import (
 )
 from curator.fixes.memory_edits import backup as take_backup
 from curator.models import MEMORY_TYPES
-from curator.store.store import INDEX_NAME
+from curator.store.reading import INDEX_NAME
 
 CONTEXT_LINES = 3
 ACTIONS = {

@@ -19,12 +19,12 @@ from curator.commands.common import (
 )
 from curator.config import Config
 from curator.findings.events import EventLog, event_log
-from curator.findings.storage import project_for
+from curator.findings.project import project_for
 from curator.interpreter.rulebook import check_prompts, load_rules
 from curator.interpreter.selection import select_rules
 from curator.linting import resolve_targets
 from curator.models import Rule
-from curator.session.scanning import scan_target
+from curator.session.scan import scan_target
 
 
 @click.command()

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator.findings.events import EventLog
-from curator.findings.findings import Finding, FindingsStore, new_finding, open_store, timestamp
 from curator.findings.fingerprint import fingerprint
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
+from curator.findings.store import Finding, FindingsStore, new_finding, open_store, timestamp
 from curator.models import Diagnostic, Rule
 
 

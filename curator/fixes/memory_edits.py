@@ -13,11 +13,11 @@ from pathlib import Path
 
 from curator.errors import UserError
 from curator.findings import atomic
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
 from curator.findings.ulid import new_ulid
 from curator.hashing import sha256_bytes
 from curator.models import Index
-from curator.store.store import INDEX_NAME, read_index
+from curator.store.reading import INDEX_NAME, read_index
 
 _TYPE_LINE = re.compile(r"^(?P<indent>\s*)type\s*:\s*(?P<value>.*?)\s*$")
 

@@ -76,12 +76,12 @@ def load_rules_cached(config: Config, folder: Path, key: str) -> list[Rule]:
 def repo_state(repo: Path | None) -> str:
     """HEAD and the working tree's changes, as one key ('' outside a repository).
 
-    `repo_files.state_key`: changed tracked files count by content, so editing a file
+    `tree.state_key`: changed tracked files count by content, so editing a file
     that was already modified still invalidates reference results.
     """
     if repo is None:
         return ""
-    from curator.repo.repo_files import state_key
+    from curator.repo.tree import state_key
 
     return state_key(repo) or "unknown"
 

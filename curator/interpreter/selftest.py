@@ -13,7 +13,7 @@ from typing import Any
 from curator.config import DEFAULTS, Config
 from curator.interpreter.engine import Context, run_checks
 from curator.models import Diagnostic, Rule, RuleTest
-from curator.store.store import read_store
+from curator.store.reading import read_store
 
 DEFAULT_TODAY = date(2026, 6, 1)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from curator.findings.findings import Finding
+from curator.findings.store import Finding
 
 REVIEW_HINT = "Review with `/curator review`."
 

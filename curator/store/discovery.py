@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.git import git_output
-from curator.store.store import INDEX_NAME
+from curator.store.reading import INDEX_NAME
 
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9]")
 SLUG_MAX = 200

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from curator.findings.events import EventLog
-from curator.findings.findings import load, new_finding, open_store
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
+from curator.findings.store import load, new_finding, open_store
 from curator.findings.ulid import is_ulid, new_ulid
 from tests.conftest import Run, memory, write_files
 from tests.helpers.hook_env import INDEX, Env, make_env

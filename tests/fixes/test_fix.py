@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from curator.config import Config
-from curator.fixes import fixes
+from curator.fixes import deltas
 from curator.interpreter.rulebook import load_rules
 from curator.linting import Target, lint
 from tests.conftest import memory
@@ -58,10 +58,10 @@ def test_apply_then_nothing_left_then_undo(make_store, run_curator):
     assert run_curator("fix", "--undo").stderr == "curator: no applied fix to undo\n"
 
 
-def _plans(store: Path) -> list[fixes.FilePlan]:
+def _plans(store: Path) -> list[deltas.FilePlan]:
     rules = load_rules()
     result = lint([Target(store)], rules, rules, Config(), date(2026, 6, 1), cwd=store)
-    return fixes.plan(result.diagnostics)
+    return deltas.plan(result.diagnostics)
 
 
 def test_a_file_changed_after_planning_is_refused_untouched(make_store, tmp_path):
@@ -69,7 +69,7 @@ def test_a_file_changed_after_planning_is_refused_untouched(make_store, tmp_path
     plans = _plans(store)
     edited = INDEX + "- [New](new.md) — written by a session meanwhile\n"
     (store / "MEMORY.md").write_text(edited)
-    outcome = fixes.apply(plans, tmp_path / "journal")
+    outcome = deltas.apply(plans, tmp_path / "journal")
     assert outcome.applied == []
     assert outcome.refused == [
         (store / "MEMORY.md", "changed since it was checked; run curator again")
@@ -80,9 +80,9 @@ def test_a_file_changed_after_planning_is_refused_untouched(make_store, tmp_path
 def test_undo_refuses_a_file_edited_after_the_fix(make_store, tmp_path):
     store = make_store(STORE)
     journal = tmp_path / "journal"
-    assert fixes.apply(_plans(store), journal).applied == [store / "MEMORY.md"]
+    assert deltas.apply(_plans(store), journal).applied == [store / "MEMORY.md"]
     (store / "MEMORY.md").write_text("# Memory\n- [A](a.md)\n")
-    outcome = fixes.undo(journal)
+    outcome = deltas.undo(journal)
     assert outcome.refused == [(store / "MEMORY.md", "changed since the fix; not restored")]
     assert (store / "MEMORY.md").read_text() == "# Memory\n- [A](a.md)\n"
 
@@ -97,4 +97,4 @@ def test_a_line_with_other_links_is_not_removed_and_crlf_is_kept(make_store):
     (plan,) = _plans(store)
     assert [(e.start_line, e.end_line, e.content) for e in plan.edits] == [(2, 3, "")]
     text = (store / "MEMORY.md").read_bytes().decode()
-    assert fixes.apply_edits(text, plan.edits) == "| [A](a.md) | [Gone](gone.md) |\r\n"
+    assert deltas.apply_edits(text, plan.edits) == "| [A](a.md) | [Gone](gone.md) |\r\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from curator.errors import UserError
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
 from curator.fixes.memory_edits import StaleFile, prune, set_type
 from curator.hashing import sha256_bytes
 from tests.conftest import Run, memory, write_files

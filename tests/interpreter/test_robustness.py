@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from curator.config import Config
 from curator.interpreter.engine import Context, run_checks
 from curator.interpreter.rulebook import load_rules
-from curator.store.store import read_store
+from curator.store.reading import read_store
 
 RULES = [r for r in load_rules() if r.tier == "cheap"]
 

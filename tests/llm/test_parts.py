@@ -18,7 +18,7 @@ from curator.llm.cache import VerdictCache, cache_key
 from curator.llm.gate import WATERMARK, record_sweep, sweep_due
 from curator.llm.pair_sweep import prompt_values
 from curator.llm.providers import MalformedAnswer, choose, parse_json_text
-from curator.store.store import read_store
+from curator.store.reading import read_store
 
 
 def entry(**overrides: Any) -> dict[str, Any]:

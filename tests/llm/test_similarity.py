@@ -7,7 +7,7 @@ from pathlib import Path
 
 from curator.llm.grouping import plan_groups
 from curator.llm.similarity import candidates, tokens
-from curator.store.store import read_store
+from curator.store.reading import read_store
 from tests.conftest import memory
 
 # Two labelled contradictions that share few words, two redundant pairs (one across

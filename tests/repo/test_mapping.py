@@ -11,7 +11,7 @@ from curator.config import Config, load_config
 from curator.interpreter.rulebook import load_rules
 from curator.linting import Target, lint
 from curator.models import Rule, Severity
-from curator.repo.repositories import repo_root_for
+from curator.repo.mapping import repo_root_for
 from curator.store.discovery import project_slug
 from tests.conftest import memory, write_files
 

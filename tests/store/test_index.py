@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from curator.store.memory_index import parse_index
+from curator.store.index import parse_index
 
 
 def test_lenient_index_lines():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import date
 
-from curator.store.store import read_store
+from curator.store.reading import read_store
 from tests.conftest import memory
 
 

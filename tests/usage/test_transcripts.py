@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from curator.store.discovery import SLUG_MAX, project_slug
+from curator.usage.measure import transcript_files
 from curator.usage.transcripts import TranscriptUses, in_project, project_folders
-from curator.usage.usage import transcript_files
 
 
 def folders(projects: Path, *names: str) -> None:

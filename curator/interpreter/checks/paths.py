@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.interpreter import patterns
 from curator.models import Hit, Memory, Severity
-from curator.repo import references, repo_files
+from curator.repo import references, tree
 
 if TYPE_CHECKING:
     from curator.interpreter.engine import Context
@@ -228,8 +228,8 @@ class _Resolver:
         if any(lexists(t) for t in inside):
             return None
         if "/" not in text.rstrip("/"):
-            return None if text.rstrip("/") in repo_files.basenames(self.repo_path) else "missing"
-        if repo_files.has_suffix(self.repo_path, _without_parents(text)):
+            return None if text.rstrip("/") in tree.basenames(self.repo_path) else "missing"
+        if tree.has_suffix(self.repo_path, _without_parents(text)):
             return None  # written relative to a subfolder: `core/overlay.ts` for app/core/...
         shorter = normal(join(self.repo, rest))
         if "/" in rest and _within(shorter, self.repo) and lexists(shorter):
@@ -250,8 +250,8 @@ class _Resolver:
             return False
         if all("." in p.strip(".") for p in parts):
             return True  # `vehicles.ide/carcols.dat/handling.cfg`: every part is a file
-        names = repo_files.basenames(self.repo_path)
-        stems = repo_files.stems(self.repo_path)
+        names = tree.basenames(self.repo_path)
+        stems = tree.stems(self.repo_path)
         # The last member alone existing elsewhere means a moved file, not a list.
         return any(p in names or p in stems for p in parts[:-1])
 

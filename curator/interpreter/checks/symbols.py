@@ -4,7 +4,7 @@ A code span is a symbol when its whole content (a trailing call `()` or `(args)`
 matches one of the rule's patterns (CamelCase, snake_case, CONSTANT_CASE, dotted
 `mod.func`) and is not in the rule's `exclude` list. Dotted names are searched by their
 last part. Every symbol of the run is searched in one pass over the repository's
-tracked files (see `repo_files.find_words`); a symbol with no match is reported.
+tracked files (see `tree.find_words`); a symbol with no match is reported.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.interpreter import patterns
 from curator.models import Hit, Memory
-from curator.repo import references, repo_files
+from curator.repo import references, tree
 
 if TYPE_CHECKING:
     from curator.interpreter.engine import Context
@@ -59,7 +59,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     repo, store = root.resolve(), ctx.store.root.resolve()
     inside = store.relative_to(repo).as_posix() if store.is_relative_to(repo) else None
     limit = float(rule.params["max_search_seconds"])
-    present = repo_files.find_words(
+    present = tree.find_words(
         repo,
         words,
         exclude=inside if inside != "." else None,

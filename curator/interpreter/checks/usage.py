@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from curator.findings import onlooker
 from curator.models import Hit, Store
 from curator.store import discovery
-from curator.store.store import INDEX_NAME
+from curator.store.reading import INDEX_NAME
+from curator.usage.measure import UsageQuery, measure_usage
 from curator.usage.transcript_cache import CACHE_NAME
 from curator.usage.transcripts import worktree_paths
-from curator.usage.usage import UsageQuery, measure_usage
 
 if TYPE_CHECKING:
     from curator.interpreter.engine import Context

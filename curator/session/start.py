@@ -20,7 +20,7 @@ from typing import Any
 from curator import clock
 from curator.config import Config
 from curator.findings import atomic
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
 
 EMPTY: dict[str, Any] = {}
 
@@ -86,12 +86,12 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
 
 
 def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[str, Any]:
-    from curator.findings import findings
+    from curator.findings import store as findings
     from curator.findings.events import event_log
-    from curator.findings.storage import project_dir
+    from curator.findings.project import project_dir
     from curator.interpreter.run_cache import cache_folder, repo_state, ruleset_key, store_signature
-    from curator.repo.repositories import repo_root_for
-    from curator.session.scan_report import ScanReport, write_watermark
+    from curator.repo.mapping import repo_root_for
+    from curator.session.outcome import ScanReport, write_watermark
     from curator.session.surfacer import pointer
 
     events = event_log(config, payload.session_id)
@@ -154,7 +154,7 @@ def _scan(
     from curator.interpreter.run_cache import ResultCache
     from curator.interpreter.selection import select_rules
     from curator.linting import Target
-    from curator.session.scanning import scan_target
+    from curator.session.scan import scan_target
 
     selected = [
         r

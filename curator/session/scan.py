@@ -12,12 +12,12 @@ from pathlib import Path
 
 from curator.config import Config
 from curator.findings.events import EventLog
+from curator.findings.project import project_for
 from curator.findings.reconcile import record
-from curator.findings.storage import project_for
 from curator.interpreter.run_cache import ResultCache
 from curator.linting import LintResult, Target, lint
 from curator.models import Rule
-from curator.session.scan_report import ScanReport, write_watermark
+from curator.session.outcome import ScanReport, write_watermark
 
 
 def scan_target(

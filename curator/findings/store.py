@@ -17,7 +17,7 @@ from typing import Any
 
 from curator import clock
 from curator.findings import atomic
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
 from curator.findings.ulid import is_ulid, new_ulid
 
 STATUSES = ("open", "acknowledged", "resolved")

@@ -91,6 +91,6 @@ def project_dir(config: Config, repo: Path | None, store: Path) -> ProjectDir:
 
 def project_for(store: Path, config: Config, repo_override: Path | None, cwd: Path) -> ProjectDir:
     """The state folder of a store, keyed by the repository its memories talk about."""
-    from curator.repo.repositories import repo_root_for
+    from curator.repo.mapping import repo_root_for
 
     return project_dir(config, repo_root_for(store, config, repo_override, cwd), store)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from curator import clock
 from curator.findings import atomic
-from curator.findings.findings import Finding
-from curator.findings.storage import ProjectDir
+from curator.findings.project import ProjectDir
+from curator.findings.store import Finding
 
 
 @dataclass

@@ -9,7 +9,7 @@ from pathlib import Path
 from curator.hashing import sha256_bytes
 from curator.models import FileProblem, Index, Memory, Store
 from curator.store import frontmatter
-from curator.store.memory_index import parse_index
+from curator.store.index import parse_index
 
 INDEX_NAME = "MEMORY.md"
 MAX_BYTES = 1024 * 1024

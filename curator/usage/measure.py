@@ -14,9 +14,9 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from curator.models import Store
+from curator.usage.events import read_events
 from curator.usage.transcript_cache import TranscriptCache
 from curator.usage.transcripts import in_project, project_folders, scan_transcript
-from curator.usage.usage_events import read_events
 
 _STORE_TAIL = re.compile(r"/projects/([^/]+)/memory/(.+)$")
 _MAX_DEPTH = 3  # <slug>/<session>/subagents/agent-*.jsonl
