@@ -110,7 +110,7 @@ def check_alone(repo: Path, store: Path, cache: Path) -> list[tuple[float, float
     """(wall, CPU) seconds of the CUR301 check itself in-process: empty cache, then warm."""
     from curator.config import Config
     from curator.interpreter.checks.usage import check
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.interpreter.rulebook import load_rules
     from curator.store.reading import read_store
     from curator.usage import measure

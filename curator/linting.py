@@ -12,7 +12,8 @@ from typing import Any
 
 from curator.config import Config
 from curator.errors import UserError
-from curator.interpreter.engine import Context, run_checks
+from curator.interpreter.context import Context
+from curator.interpreter.engine import run_checks
 from curator.interpreter.run_cache import ResultCache
 from curator.models import Diagnostic, Rule
 from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes

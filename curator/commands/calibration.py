@@ -17,7 +17,7 @@ from typing import Any
 
 from curator.config import Config
 from curator.errors import UserError
-from curator.interpreter.engine import Context
+from curator.interpreter.context import Context
 from curator.llm.answers import VERDICTS
 from curator.llm.grouping import Group, plan_groups
 from curator.llm.similarity import candidates

@@ -5,40 +5,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from datetime import date
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from curator import clock, templates
-from curator.config import Config
+from curator import templates
 from curator.interpreter.checks import MEMORY_SCOPED, get_check
+from curator.interpreter.context import Context
 from curator.interpreter.patterns import PatternTimeout
 from curator.models import Diagnostic, Hit, Memory, Rule, Store
 from curator.store.suppressions import Suppression, apply_suppressions, parse_suppressions
 
 RULE_FAILED = "CUR900"
 UNUSED_SUPPRESSION = "CUR901"
-
-
-@dataclass(frozen=True)
-class Context:
-    """Everything a check may look at. Checks read it; nothing writes it."""
-
-    store: Store
-    config: Config = field(default_factory=Config)
-    today: date = field(default_factory=clock.today)
-    repo_root: Path | None = None
-    notes: list[str] = field(default_factory=list)  # one-line stderr notes (skipped rules)
-    # Codes of rules that did not run in full (skipped for lack of a repo root, over the
-    # budget, failed). Their old findings must not be resolved. A check that skips adds here.
-    skipped: set[str] = field(default_factory=set)
-    llm: Any = None  # an LLM provider to use instead of the configured one (rule self-tests)
-    # Work several rules share within one run (the pair sweep behind CUR401 and CUR402).
-    shared: dict[str, Any] = field(default_factory=dict)
-
-    def memories(self, rule: Rule) -> Iterable[Memory]:
-        return (m for m in self.store.memories if rule.applies_to(m))
 
 
 def run_checks(

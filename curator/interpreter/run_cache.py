@@ -25,7 +25,7 @@ from curator.interpreter.rule_files import builtin_rules_dir, rule_files
 from curator.models import Diagnostic, Memory, Rule, Store
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
 
 RULES_FILE = "rules.pickle"
 RESULTS_FILE = "results.pickle"

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from curator.config import DEFAULTS, Config
-from curator.interpreter.engine import Context, run_checks
+from curator.interpreter.context import Context
+from curator.interpreter.engine import run_checks
 from curator.models import Diagnostic, Rule, RuleTest
 from curator.store.reading import read_store
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from curator.config import Config
-from curator.interpreter.engine import Context, run_checks
+from curator.interpreter.context import Context
+from curator.interpreter.engine import run_checks
 from curator.interpreter.rulebook import load_rules
 from curator.store.reading import read_store
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Hit, Rule
 
 

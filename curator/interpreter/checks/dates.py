@@ -21,7 +21,7 @@ from curator.interpreter import patterns
 from curator.models import Hit, Memory, Severity
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {

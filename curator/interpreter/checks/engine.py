@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Hit, Rule
 
 PARAMS: dict[str, Any] = {}

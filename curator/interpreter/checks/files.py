@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from curator.models import Hit
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {"reasons": ["binary", "huge", "encoding", "unreadable", "symlink"]}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from curator.models import Edit, Fix, Hit, Index, IndexEntry, Memory
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {

@@ -16,7 +16,7 @@ from curator.llm.providers import Request
 from curator.models import MEMORY_TYPES, Hit
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {

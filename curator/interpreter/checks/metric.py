@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from curator.models import Hit, Memory
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {"metric": "body_lines", "max": 200}

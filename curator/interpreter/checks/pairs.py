@@ -16,7 +16,7 @@ from curator.llm.pair_sweep import body_hash, sweep
 from curator.models import Hit
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = dict(SWEEP_PARAMS)

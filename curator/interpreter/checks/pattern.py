@@ -12,7 +12,7 @@ from curator.interpreter import patterns
 from curator.models import Hit
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {"include_frontmatter": False, "max_per_file": 20}

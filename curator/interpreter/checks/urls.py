@@ -16,7 +16,7 @@ from curator.models import Hit, Memory
 from curator.repo import references
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {

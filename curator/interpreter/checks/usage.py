@@ -23,7 +23,7 @@ from curator.usage.transcript_cache import CACHE_NAME
 from curator.usage.transcripts import worktree_paths
 
 if TYPE_CHECKING:
-    from curator.interpreter.engine import Context
+    from curator.interpreter.context import Context
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {

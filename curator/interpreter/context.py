@@ -1,0 +1,37 @@
+"""What a check may look at: the store, the config, the day and the repository.
+
+Its own module so the checks (which take a `Context`) and the engine (which runs the
+checks) do not import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from curator import clock
+from curator.config import Config
+from curator.models import Memory, Rule, Store
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a check may look at. Checks read it; nothing writes it."""
+
+    store: Store
+    config: Config = field(default_factory=Config)
+    today: date = field(default_factory=clock.today)
+    repo_root: Path | None = None
+    notes: list[str] = field(default_factory=list)  # one-line stderr notes (skipped rules)
+    # Codes of rules that did not run in full (skipped for lack of a repo root, over the
+    # budget, failed). Their old findings must not be resolved. A check that skips adds here.
+    skipped: set[str] = field(default_factory=set)
+    llm: Any = None  # an LLM provider to use instead of the configured one (rule self-tests)
+    # Work several rules share within one run (the pair sweep behind CUR401 and CUR402).
+    shared: dict[str, Any] = field(default_factory=dict)
+
+    def memories(self, rule: Rule) -> Iterable[Memory]:
+        return (m for m in self.store.memories if rule.applies_to(m))
