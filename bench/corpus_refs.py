@@ -25,7 +25,7 @@ from pathlib import Path
 
 from curator.config import Config, load_config
 from curator.interpreter.rulebook import load_rules
-from curator.linting import Target, lint
+from curator.linting import lint, target_for
 
 
 def source_field(source: Path, key: str) -> str | None:
@@ -86,9 +86,8 @@ def main() -> int:
                     continue
                 repo, memory = placed
                 started = time.perf_counter()
-                result = lint(
-                    [Target(memory.resolve())], rules, selected, config, date.today(), repo
-                )
+                target = target_for(memory.resolve(), config, Path.cwd(), repo)
+                result = lint([target], rules, selected, config, date.today())
                 elapsed = (time.perf_counter() - started) * 1000
                 counts = Counter(d.code for d in result.diagnostics)
                 totals.update(counts)

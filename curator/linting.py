@@ -1,6 +1,9 @@
 """The lint pipeline as a library call: paths → stores → rules → diagnostics.
 
 `curator lint`, the session-start hook and the rule self-tests all come through here.
+A store is located once (`target_for`, `resolve_targets`): the `Target` it yields names the
+store, how it was found and the repository its memories talk about, and every later
+stage (lint, persisting findings, fixes, the hook) takes it as given.
 """
 
 from __future__ import annotations
@@ -23,10 +26,30 @@ from curator.store.reading import read_store
 
 @dataclass(frozen=True)
 class Target:
-    """One store to lint; `only` limits reporting to the files that were named."""
+    """One store to lint, located once.
+
+    `repo` is the repository its memories talk about and how it was chosen; `found` how
+    the store was found (argument, file, all, memory_store, autoMemoryDirectory, project);
+    `only` limits reporting to the files that were named.
+    """
 
     store: Path
+    repo: RepoChoice
     only: frozenset[Path] | None = None
+    found: str = "argument"
+
+
+def target_for(
+    store: Path,
+    config: Config,
+    cwd: Path,
+    repo_root: Path | None = None,
+    *,
+    only: frozenset[Path] | None = None,
+    found: str = "argument",
+) -> Target:
+    """The Target for a store folder: its repository is decided here and nowhere else."""
+    return Target(store, locate_repository(store, config, repo_root, cwd), only, found)
 
 
 @dataclass(frozen=True)
@@ -54,7 +77,11 @@ class LintResult:
 
 
 def resolve_targets(
-    paths: list[Path], config: Config, cwd: Path, all_stores: bool = False
+    paths: list[Path],
+    config: Config,
+    cwd: Path,
+    all_stores: bool = False,
+    repo_root: Path | None = None,
 ) -> list[Target]:
     """Turn command-line paths into stores. No paths: the current project's store.
 
@@ -62,17 +89,17 @@ def resolve_targets(
     A file is linted in the context of its store, and only its diagnostics are reported.
     """
     if all_stores:
-        return _all_targets(paths)
+        return [target_for(s, config, cwd, repo_root, found="all") for s in _all_stores(paths)]
     if not paths:
-        store = discovery.project_store(cwd, config.path("memory_store"))
-        if store is None:
+        found = discovery.project_store(cwd, config.path("memory_store"))
+        if found is None:
             root = discovery.repo_root(cwd.resolve()) or cwd.resolve()
             expected = discovery.claude_config_dir() / "projects" / discovery.project_slug(root)
             raise UserError(
                 f"no memory store for this project (looked for {expected}/memory); "
                 "pass a store folder or set memory_store in .curator.yaml"
             )
-        return [Target(store.resolve())]
+        return [target_for(found.path.resolve(), config, cwd, repo_root, found=found.how)]
     stores: dict[Path, set[Path] | None] = {}
     for path in paths:
         if not path.exists():
@@ -87,10 +114,15 @@ def resolve_targets(
         if store in stores and stores[store] is None:
             continue  # the whole store is already being linted
         stores.setdefault(store, set()).add(named)  # type: ignore[union-attr]
-    return [Target(s, frozenset(only) if only is not None else None) for s, only in stores.items()]
+    return [
+        target_for(s, config, cwd, repo_root, only=frozenset(only), found="file")
+        if only is not None
+        else target_for(s, config, cwd, repo_root)
+        for s, only in stores.items()
+    ]
 
 
-def _all_targets(paths: list[Path]) -> list[Target]:
+def _all_stores(paths: list[Path]) -> list[Path]:
     for path in paths:
         if not path.is_dir():
             raise UserError("--all takes folders to search for stores", path)
@@ -102,7 +134,7 @@ def _all_targets(paths: list[Path]) -> list[Target]:
     if not found:
         where = ", ".join(map(str, paths)) or str(discovery.claude_config_dir() / "projects")
         raise UserError(f"no memory stores under {where}")
-    return [Target(s) for s in found]
+    return list(found)
 
 
 def lint(
@@ -111,8 +143,6 @@ def lint(
     selected: list[Rule],
     config: Config,
     today: date,
-    repo_root: Path | None = None,
-    cwd: Path | None = None,
     deadline: float | None = None,
     cache: ResultCache | None = None,
 ) -> LintResult:
@@ -121,12 +151,11 @@ def lint(
     `deadline` (monotonic seconds) skips rules not started by then; `cache` reuses a
     store's last full results when nothing they depend on changed.
     """
-    cwd = cwd or Path.cwd()
     result = LintResult()
     skipped: list[tuple[Path, RepoChoice]] = []
     for target in targets:
         store = read_store(target.store)
-        choice = locate_repository(store.root, config, repo_root, cwd)
+        choice = target.repo
         chosen = selected
         if choice.root is None:
             chosen = [r for r in selected if r.check not in REPOSITORY_CHECKS]

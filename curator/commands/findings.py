@@ -31,13 +31,12 @@ STORE = click.option(
 
 def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
     """The state folder of the store named, else of the current project's store."""
-    from curator.findings.project import project_for
+    from curator.findings.project import project_dir
     from curator.linting import resolve_targets
 
-    cwd = Path.cwd()
     config = config_from(config_path)
-    targets = resolve_targets([store_path] if store_path else [], config, cwd)
-    return project_for(targets[0].store, config, None, cwd)
+    target = resolve_targets([store_path] if store_path else [], config, Path.cwd())[0]
+    return project_dir(config, target.repo.root, target.store)
 
 
 def line_of(finding: Finding) -> str:

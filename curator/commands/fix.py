@@ -71,8 +71,8 @@ def fix(
     for option, given in tokens.items():
         validate_tokens(rules, given, option)
     selected = select_rules(rules, tokens["--select"] or None, None, tokens["--ignore"])
-    targets = resolve_targets(list(paths), config, cwd)
-    result = lint(targets, rules, selected, config, today or clock.today(), repo_root, cwd)
+    targets = resolve_targets(list(paths), config, cwd, repo_root=repo_root)
+    result = lint(targets, rules, selected, config, today or clock.today())
     plans = deltas.plan(result.diagnostics)
     if not plans:
         click.echo("Nothing to fix.")

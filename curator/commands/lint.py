@@ -56,8 +56,6 @@ def persist_lint(
     selected: list[Rule],
     config: Config,
     today: date,
-    repo_root: Path | None,
-    cwd: Path,
 ) -> LintResult:
     """Lint store by store, recording findings and events for each."""
     from curator.findings.events import event_log
@@ -74,8 +72,6 @@ def persist_lint(
             today,
             mode="lint",
             events=events,
-            cwd=cwd,
-            repo_root=repo_root,
         )
         merged.diagnostics.extend(result.diagnostics)
         merged.notes.extend(n for n in result.notes if n not in merged.notes)
@@ -181,12 +177,12 @@ def lint(
         rules, chosen["--select"], chosen["--extend-select"], chosen["--ignore"], include_llm=llm
     )
     check_prompts([r for r in selected if r.tier == "llm"])
-    targets = resolve_targets(list(paths), config, cwd, all_stores)
+    targets = resolve_targets(list(paths), config, cwd, all_stores, repo_root)
     day = today or clock.today()
     if persist:
-        result = persist_lint(targets, rules, selected, config, day, repo_root, cwd)
+        result = persist_lint(targets, rules, selected, config, day)
     else:
-        result = run_lint(targets, rules, selected, config, day, repo_root, cwd)
+        result = run_lint(targets, rules, selected, config, day)
     for note in result.notes:
         click.echo(f"curator: {note}", err=True)
 

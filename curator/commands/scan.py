@@ -19,7 +19,7 @@ from curator.commands.common import (
 )
 from curator.config import Config
 from curator.findings.events import EventLog, event_log
-from curator.findings.project import project_for
+from curator.findings.project import project_dir
 from curator.interpreter.rulebook import check_prompts, load_rules
 from curator.interpreter.selection import select_rules
 from curator.linting import resolve_targets
@@ -97,8 +97,8 @@ def _release_claims(
 ) -> None:
     from curator.llm.gate import release_sweep
 
-    for target in resolve_targets(list(paths), config, cwd):
-        release_sweep(project_for(target.store, config, repo_root, cwd).root)
+    for target in resolve_targets(list(paths), config, cwd, repo_root=repo_root):
+        release_sweep(project_dir(config, target.repo.root, target.store).root)
 
 
 def _scan_all(
@@ -113,7 +113,7 @@ def _scan_all(
     quiet: bool,
 ) -> list[dict[str, object]]:
     summaries = []
-    for target in resolve_targets(list(paths), config, cwd):
+    for target in resolve_targets(list(paths), config, cwd, repo_root=repo_root):
         result, report = scan_target(
             target,
             rules,
@@ -122,8 +122,6 @@ def _scan_all(
             today or clock.today(),
             mode="scan",
             events=events,
-            cwd=cwd,
-            repo_root=repo_root,
         )
         for note in result.notes:
             if not quiet:

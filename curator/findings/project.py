@@ -87,10 +87,3 @@ def project_dir(config: Config, repo: Path | None, store: Path) -> ProjectDir:
         with contextlib.suppress(OSError):  # only a convenience for later look-ups
             atomic.write_json(base / STORES_FILE, {**known, str(store): key})
     return ProjectDir(base / key)
-
-
-def project_for(store: Path, config: Config, repo_override: Path | None, cwd: Path) -> ProjectDir:
-    """The state folder of a store, keyed by the repository its memories talk about."""
-    from curator.repo.mapping import repo_root_for
-
-    return project_dir(config, repo_root_for(store, config, repo_override, cwd), store)

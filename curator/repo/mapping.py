@@ -97,11 +97,6 @@ def locate_repository(store: Path, config: Config, override: Path | None, cwd: P
     return RepoChoice(None, "unmapped")
 
 
-def repo_root_for(store: Path, config: Config, override: Path | None, cwd: Path) -> Path | None:
-    """The repository whose files a store's memories talk about (None: not known)."""
-    return locate_repository(store, config, override, cwd).root
-
-
 def skip_notes(skipped: list[tuple[Path, RepoChoice]]) -> list[str]:
     """One stderr line per reason for the stores whose reference rules were skipped."""
     notes = []

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import time
 from datetime import date
-from pathlib import Path
 
 from curator.config import Config
 from curator.findings.events import EventLog
-from curator.findings.project import project_for
+from curator.findings.project import ProjectDir, project_dir
 from curator.findings.reconcile import record
 from curator.interpreter.run_cache import ResultCache
 from curator.linting import LintResult, Target, lint
@@ -29,8 +28,7 @@ def scan_target(
     *,
     mode: str,
     events: EventLog,
-    cwd: Path,
-    repo_root: Path | None = None,
+    project: ProjectDir | None = None,
     started: float | None = None,
     deadline: float | None = None,
     cache: ResultCache | None = None,
@@ -38,14 +36,15 @@ def scan_target(
 ) -> tuple[LintResult, ScanReport]:
     """Lint one store and persist the result. `started`/`deadline`: monotonic seconds.
 
+    `project` is the store's state folder when the caller already has it.
     `announce=False` leaves the scan.started/complete events and the watermark to the
     caller (the hook, which also reports runs it did not need to make).
     """
     started = time.monotonic() if started is None else started
-    project = project_for(target.store, config, repo_root, cwd)
+    project = project or project_dir(config, target.repo.root, target.store)
     if announce:
         events.emit("curator.scan.started", {"mode": mode, "store": str(target.store)})
-    result = lint([target], rules, selected, config, today, repo_root, cwd, deadline, cache)
+    result = lint([target], rules, selected, config, today, deadline, cache)
     run = result.runs[0]
     by_code = {r.code: r for r in rules}
     outcome = record(project, run.store, run.diagnostics, by_code, set(run.ran), events, run.only)

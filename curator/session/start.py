@@ -15,12 +15,15 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator import clock
 from curator.config import Config
 from curator.findings import atomic
 from curator.findings.project import ProjectDir
+
+if TYPE_CHECKING:
+    from curator.linting import Target
 
 EMPTY: dict[str, Any] = {}
 
@@ -74,10 +77,13 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
         _report_error(Config(), payload, f"configuration error: {exc}")
         return dict(EMPTY)
     try:
-        store = project_store(payload.cwd, config.path("memory_store"))
-        if store is None:
+        found = project_store(payload.cwd, config.path("memory_store"))
+        if found is None:
             return dict(EMPTY)  # no memory for this project yet: nothing to say
-        return _run(config, payload, store.resolve(), started)
+        from curator.linting import target_for
+
+        target = target_for(found.path.resolve(), config, payload.cwd, found=found.how)
+        return _run(config, payload, target, started)
     except UserError as exc:
         _report_error(config, payload, str(exc))
     except Exception as exc:  # the hook must never break a session start
@@ -85,17 +91,16 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     return dict(EMPTY)
 
 
-def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[str, Any]:
+def _run(config: Config, payload: Payload, target: Target, started: float) -> dict[str, Any]:
     from curator.findings import store as findings
     from curator.findings.events import event_log
     from curator.findings.project import project_dir
     from curator.interpreter.run_cache import cache_folder, repo_state, ruleset_key, store_signature
-    from curator.repo.mapping import repo_root_for
     from curator.session.outcome import ScanReport, write_watermark
     from curator.session.surfacer import pointer
 
     events = event_log(config, payload.session_id)
-    repo = repo_root_for(store, config, None, payload.cwd)
+    store, repo = target.store, target.repo.root
     project = project_dir(config, repo, store)
     claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
     events.emit("curator.scan.started", {"mode": "session_start", "store": str(store)})
@@ -117,7 +122,7 @@ def _run(config: Config, payload: Payload, store: Path, started: float) -> dict[
                 start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
         else:
             rules = _rules(config, folder, ruleset)
-            report = _scan(config, payload, store, started, events, folder, rules, ruleset, state)
+            report = _scan(config, target, project, started, events, folder, rules, ruleset, state)
             llm_rules = any(r.tier == "llm" for r in rules)
             start_due_llm_sweep(config, project, rules, payload.cwd)
         after = store_signature(ruleset, today, store, repo, state, project.manifest)
@@ -141,8 +146,8 @@ def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
 
 def _scan(
     config: Config,
-    payload: Payload,
-    store: Path,
+    target: Target,
+    project: ProjectDir,
     started: float,
     events: Any,
     folder: Path,
@@ -153,7 +158,6 @@ def _scan(
     """The cheap tier under the budget, persisted; returns the ScanReport."""
     from curator.interpreter.run_cache import ResultCache
     from curator.interpreter.selection import select_rules
-    from curator.linting import Target
     from curator.session.scan import scan_target
 
     selected = [
@@ -169,14 +173,14 @@ def _scan(
     ]
     selected = [_bounded_reading(r) for r in selected]
     _, report = scan_target(
-        Target(store),
+        target,
         rules,
         selected,
         config,
         clock.today(),
         mode="session_start",
         events=events,
-        cwd=payload.cwd,
+        project=project,
         started=started,
         deadline=started + config.get("cheap.budget_ms") / 1000,
         cache=ResultCache(folder, ruleset, state),

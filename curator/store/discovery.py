@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -57,26 +58,36 @@ def _settings_memory_dir() -> Path | None:
     return Path(value).expanduser() if isinstance(value, str) and value else None
 
 
-def project_store(cwd: Path, configured: Path | None = None) -> Path | None:
+@dataclass(frozen=True)
+class FoundStore:
+    """A project's store and how it was found: `memory_store` (config),
+    `autoMemoryDirectory` (Claude Code's setting) or `project` (the slug folder)."""
+
+    path: Path
+    how: str
+
+
+def project_store(cwd: Path, configured: Path | None = None) -> FoundStore | None:
     """The memory store Claude Code uses for the project at `cwd`, if it exists.
 
     Order: config `memory_store`, the `autoMemoryDirectory` setting, then
     `<config>/projects/<slug of repo root, else cwd>/memory` (long slugs match by prefix).
     """
-    for explicit in (configured, _settings_memory_dir()):
-        if explicit is not None:
-            return explicit if explicit.is_dir() else None
+    explicit = ((configured, "memory_store"), (_settings_memory_dir(), "autoMemoryDirectory"))
+    for folder, how in explicit:
+        if folder is not None:
+            return FoundStore(folder, how) if folder.is_dir() else None
     root = repo_root(cwd.resolve()) or cwd.resolve()
     projects = claude_config_dir() / "projects"
     slug = project_slug(root)
     if len(slug) <= SLUG_MAX:
         candidate = projects / slug / "memory"
-        return candidate if candidate.is_dir() else None
+        return FoundStore(candidate, "project") if candidate.is_dir() else None
     if projects.is_dir():  # a long slug is cut and suffixed with a hash: match the prefix
         prefix = slug[:SLUG_MAX]
         for entry in sorted(projects.iterdir()):
             if entry.name.startswith(prefix) and (entry / "memory").is_dir():
-                return entry / "memory"
+                return FoundStore(entry / "memory", "project")
     return None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from curator.config import Config
 from curator.fixes import deltas
 from curator.interpreter.rulebook import load_rules
-from curator.linting import Target, lint
+from curator.linting import lint, target_for
 from tests.conftest import memory
 
 INDEX = "# Memory\n- [A](a.md) — a\n- [Gone](gone.md) — removed\n- [A again](a.md) — twice\n"
@@ -60,7 +60,7 @@ def test_apply_then_nothing_left_then_undo(make_store, run_curator):
 
 def _plans(store: Path) -> list[deltas.FilePlan]:
     rules = load_rules()
-    result = lint([Target(store)], rules, rules, Config(), date(2026, 6, 1), cwd=store)
+    result = lint([target_for(store, Config(), store)], rules, rules, Config(), date(2026, 6, 1))
     return deltas.plan(result.diagnostics)
 
 

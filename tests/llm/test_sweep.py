@@ -372,8 +372,8 @@ def test_lint_result_carries_the_sweep_counts(
     from curator.clock import today
     from curator.config import load_config
     from curator.interpreter.rulebook import load_rules
-    from curator.linting import Target
     from curator.linting import lint as run_lint
+    from curator.linting import target_for
 
     store = write_files(tmp_path / "memory", STORE)
     config_file = tmp_path / "c.yaml"
@@ -386,7 +386,8 @@ def test_lint_result_carries_the_sweep_counts(
     rules = load_rules(config)
     selected = [r for r in rules if r.code in ("CUR401", "CUR402")]
     api.script = [Step(status=500)]
-    result = run_lint([Target(store)], rules, selected, config, today(), cwd=tmp_path)
+    target = target_for(store, config, tmp_path)
+    result = run_lint([target], rules, selected, config, today())
     assert result.llm == {
         "questions": 2,
         "requests": 2,
@@ -397,7 +398,7 @@ def test_lint_result_carries_the_sweep_counts(
         "failed": 1,
     }
     assert [f.reason for f in result.llm_failures] == ["API error 500"]
-    again = run_lint([Target(store)], rules, selected, config, today(), cwd=tmp_path)
+    again = run_lint([target], rules, selected, config, today())
     assert again.llm["cache_hits"] == 1 and again.llm["requests"] == 1
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from curator.config import Config, load_config
 from curator.interpreter.rulebook import load_rules
-from curator.linting import Target, lint
+from curator.linting import lint, target_for
 from curator.models import Rule, Severity
-from curator.repo.mapping import repo_root_for
+from curator.repo.mapping import locate_repository
 from curator.store.discovery import project_slug
 from tests.conftest import memory, write_files
 
@@ -47,12 +47,12 @@ def config_file(folder: Path, text: str) -> Config:
 def test_an_unmapped_dotfiles_store_has_no_repository(dotfiles: Path, tmp_path: Path) -> None:
     # The store is inside a git repository, but that repository is the dotfiles one: its
     # files are not what the memories talk about.
-    assert repo_root_for(dotfiles / API, Config(), None, tmp_path) is None
+    assert locate_repository(dotfiles / API, Config(), None, tmp_path).root is None
 
 
 def test_a_project_store_uses_the_repository_that_holds_it(git_repo, tmp_path: Path) -> None:
     project = git_repo({".claude/memory/MEMORY.md": "", "src/app.py": ""}, name="project")
-    assert repo_root_for(project / ".claude/memory", Config(), None, tmp_path) == project
+    assert locate_repository(project / ".claude/memory", Config(), None, tmp_path).root == project
 
 
 def test_stores_map_by_slug_or_glob_relative_to_the_config(dotfiles: Path, tmp_path: Path) -> None:
@@ -65,11 +65,11 @@ def test_stores_map_by_slug_or_glob_relative_to_the_config(dotfiles: Path, tmp_p
         "  -home-me-work-api: work/api\n"
         "  -home-me-scratch: null\n",
     )
-    assert repo_root_for(dotfiles / API, config, None, tmp_path) == api.resolve()
-    assert repo_root_for(dotfiles / WEB, config, None, tmp_path) == web.resolve()
-    assert repo_root_for(dotfiles / SCRATCH, config, None, tmp_path) is None
+    assert locate_repository(dotfiles / API, config, None, tmp_path).root == api.resolve()
+    assert locate_repository(dotfiles / WEB, config, None, tmp_path).root == web.resolve()
+    assert locate_repository(dotfiles / SCRATCH, config, None, tmp_path).root is None
     # --repo-root still wins over everything.
-    assert repo_root_for(dotfiles / API, config, web, tmp_path) == web.resolve()
+    assert locate_repository(dotfiles / API, config, web, tmp_path).root == web.resolve()
 
 
 def test_the_current_project_matches_its_own_slug_exactly(git_repo, tmp_path: Path) -> None:
@@ -77,9 +77,9 @@ def test_the_current_project_matches_its_own_slug_exactly(git_repo, tmp_path: Pa
     projects = tmp_path / "claude/projects"
     own = write_files(projects / project_slug(here) / "memory", {})
     longer = write_files(projects / (own.parent.name + "-other") / "memory", {})
-    assert repo_root_for(own, Config(), None, here) == here
+    assert locate_repository(own, Config(), None, here).root == here
     # A slug that merely starts with the project's slug is another project.
-    assert repo_root_for(longer, Config(), None, here) is None
+    assert locate_repository(longer, Config(), None, here).root is None
 
 
 def test_a_bad_mapping_is_a_config_error_with_its_line(tmp_path: Path) -> None:
@@ -112,9 +112,9 @@ def test_unmapped_stores_skip_reference_rules_with_one_note(dotfiles: Path, tmp_
     rules = load_rules()
     selected = [*rules, fake_rule("CUR201", "paths"), fake_rule("CUR202", "symbols")]
     config = config_file(tmp_path, "repositories:\n  -home-me-scratch: null\n")
-    targets = [Target(dotfiles / API), Target(dotfiles / WEB), Target(dotfiles / SCRATCH)]
+    targets = [target_for(dotfiles / s, config, tmp_path) for s in (API, WEB, SCRATCH)]
 
-    result = lint(targets, rules, selected, config, date(2026, 6, 1), cwd=tmp_path)
+    result = lint(targets, rules, selected, config, date(2026, 6, 1))
 
     assert reference_notes(result) == [
         "path and symbol rules skipped for 2 stores with no known repository "
@@ -128,7 +128,8 @@ def test_a_mapping_to_a_missing_folder_says_so(dotfiles: Path, tmp_path: Path) -
     rules = load_rules()
     config = config_file(tmp_path, "repositories:\n  -home-me-work-api: gone\n")
     selected = [*rules, fake_rule("CUR201", "paths")]
-    result = lint([Target(dotfiles / API)], rules, selected, config, date(2026, 6, 1), cwd=tmp_path)
+    target = target_for(dotfiles / API, config, tmp_path)
+    result = lint([target], rules, selected, config, date(2026, 6, 1))
     assert reference_notes(result) == [
         "path and symbol rules skipped: mapped repository not found "
         f"(-home-me-work-api -> {tmp_path}/gone); fix `repositories:` in .curator.yaml"
@@ -138,9 +139,8 @@ def test_a_mapping_to_a_missing_folder_says_so(dotfiles: Path, tmp_path: Path) -
 def test_no_note_when_no_reference_rule_is_selected(dotfiles: Path, tmp_path: Path) -> None:
     rules = load_rules()
     selected = [r for r in rules if r.check not in ("paths", "symbols")]
-    result = lint(
-        [Target(dotfiles / API)], rules, selected, Config(), date(2026, 6, 1), cwd=tmp_path
-    )
+    target = target_for(dotfiles / API, Config(), tmp_path)
+    result = lint([target], rules, selected, Config(), date(2026, 6, 1))
     assert reference_notes(result) == []
 
 
@@ -148,7 +148,7 @@ def test_a_slug_naming_one_existing_folder_is_that_repository(dotfiles, tmp_path
     # Claude Code's slug of a project that exists on this machine: found without mapping.
     project = write_files(tmp_path / "work/my.api_v2", {"src/app.py": ""}).resolve()
     store = write_files(dotfiles / "claude/projects" / project_slug(project) / "memory", {})
-    assert repo_root_for(store, Config(), None, tmp_path) == project
+    assert locate_repository(store, Config(), None, tmp_path).root == project
 
 
 def test_an_ambiguous_slug_is_not_guessed(dotfiles: Path, tmp_path: Path) -> None:
@@ -158,4 +158,4 @@ def test_an_ambiguous_slug_is_not_guessed(dotfiles: Path, tmp_path: Path) -> Non
     slug = project_slug(tmp_path / "work/a/b")
     assert slug == project_slug(tmp_path / "work/a-b")
     store = write_files(dotfiles / "claude/projects" / slug / "memory", {})
-    assert repo_root_for(store, Config(), None, tmp_path) is None
+    assert locate_repository(store, Config(), None, tmp_path).root is None

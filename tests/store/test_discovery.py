@@ -45,15 +45,19 @@ def test_long_slug_matches_by_prefix(tmp_path, monkeypatch):
     slug = discovery.project_slug(deep.resolve())
     store = tmp_path / "claude" / "projects" / (slug[:200] + "-1a2b3c") / "memory"
     store.mkdir(parents=True)
-    assert discovery.project_store(deep) == store
+    assert discovery.project_store(deep) == discovery.FoundStore(store, "project")
 
 
 def test_memory_store_setting_wins(tmp_path, monkeypatch):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     custom = tmp_path / "custom"
     custom.mkdir()
-    assert discovery.project_store(tmp_path, configured=custom) == custom
+    assert discovery.project_store(tmp_path, configured=custom) == discovery.FoundStore(
+        custom, "memory_store"
+    )
     settings = tmp_path / "claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"autoMemoryDirectory": str(custom)}))
-    assert discovery.project_store(Path("/nonexistent")) == custom
+    assert discovery.project_store(Path("/nonexistent")) == discovery.FoundStore(
+        custom, "autoMemoryDirectory"
+    )

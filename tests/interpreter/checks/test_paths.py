@@ -11,7 +11,7 @@ import pytest
 
 from curator.config import Config
 from curator.interpreter.rulebook import load_rules
-from curator.linting import Target, lint
+from curator.linting import lint, target_for
 from curator.store import discovery
 from tests.conftest import found, git, lint_json, locate, memory, write_files
 
@@ -158,9 +158,8 @@ def test_traversal_is_out_of_bounds_and_never_probed(git_repo, make_store, tmp_p
     monkeypatch.setattr(os.path, "lexists", spy_lexists)
     monkeypatch.setattr(Path, "exists", spy_exists)
     monkeypatch.setattr(Path, "is_dir", spy_is_dir)
-    result = lint(
-        [Target(store.resolve())], rules, selected, Config(), today=date(2026, 6, 1), repo_root=repo
-    )
+    target = target_for(store.resolve(), Config(), Path.cwd(), repo)
+    result = lint([target], rules, selected, Config(), today=date(2026, 6, 1))
     monkeypatch.undo()
 
     got = [(d.detail["path"], str(d.severity), d.message) for d in result.diagnostics]

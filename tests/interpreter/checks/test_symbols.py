@@ -10,7 +10,7 @@ from pathlib import Path
 
 from curator.config import Config
 from curator.interpreter.rulebook import load_rules
-from curator.linting import Target, lint
+from curator.linting import lint, target_for
 from tests.conftest import found, git, lint_json, locate, memory, write_files
 
 LIVE = ["AppServer", "start_server", "MAX_RETRIES", "app.server.AppServer", "HTTPClient"]
@@ -138,7 +138,8 @@ def test_five_thousand_files_and_500_symbols_take_one_pass(
     rules = load_rules()
     selected = [r for r in rules if r.code == "CUR202"]
     monkeypatch.setattr(Path, "read_bytes", counting)
-    result = lint([Target(store.resolve())], rules, selected, Config(), date(2026, 6, 1), repo)
+    target = target_for(store.resolve(), Config(), Path.cwd(), repo)
+    result = lint([target], rules, selected, Config(), date(2026, 6, 1))
     monkeypatch.undo()
     assert sorted(d.detail["symbol"] for d in result.diagnostics) == sorted(missing)
     repo_reads = [p for p in reads if p.is_relative_to(repo)]
@@ -167,7 +168,8 @@ def test_plain_folder_reads_each_file_at_most_once(tmp_path, make_store, monkeyp
     monkeypatch.setattr(Path, "read_bytes", counting)
     rules = load_rules()
     selected = [r for r in rules if r.code == "CUR202"]
-    result = lint([Target(store.resolve())], rules, selected, Config(), date(2026, 6, 1), root)
+    target = target_for(store.resolve(), Config(), Path.cwd(), root)
+    result = lint([target], rules, selected, Config(), date(2026, 6, 1))
     monkeypatch.undo()
     assert len(result.diagnostics) == 300
     repo_reads = [p for p in reads if p.is_relative_to(root)]
