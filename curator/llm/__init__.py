@@ -1,5 +1,6 @@
-"""The LLM tier: providers, strict answers, the verdict cache and the sweep gate.
+"""The LLM tier: which memories to ask about, providers, strict answers, the verdict cache.
 
-Nothing here is imported by the cheap path; `anthropic` and `jinja2` are imported inside
-the functions that need them.
+Takes memories and rules from the LLM checks; hands back verdicts. Nothing here is
+imported by the cheap path; `anthropic` and `jinja2` are imported inside the functions
+that need them.
 """

@@ -1,7 +1,7 @@
 """Output formats: small classes over the same diagnostics, chosen by name.
 
 Each module exposes `render(diagnostics, ctx) -> str`. Imports are lazy so a run pays
-only for the format it prints.
+only for the format it prints. Reporters only read diagnostics; they never write a file.
 """
 
 from __future__ import annotations
