@@ -39,16 +39,25 @@ def claude_binary() -> Path:
     if npm is None or node is None:
         pytest.skip("node/npm not installed: the real Claude Code CLI tests cannot run here")
     install_dir().mkdir(parents=True, exist_ok=True)
+    spec = f"{PACKAGE}@{CLAUDE_CODE_VERSION}"
     done = subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(install_dir()),
-         f"{PACKAGE}@{CLAUDE_CODE_VERSION}"],  # fmt: skip
+        [
+            npm,
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--silent",
+            "--prefix",
+            str(install_dir()),
+            spec,
+        ],
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
     if done.returncode != 0 or not binary.exists():
-        raise RuntimeError(f"npm install {PACKAGE}@{CLAUDE_CODE_VERSION} failed: {done.stderr}")
+        raise RuntimeError(f"npm install {spec} failed: {done.stderr}")
     return binary
 
 
