@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "List, show, acknowledge, resolve findings.",
     ),
     "fix": ("curator.commands.fix:fix", "Show, apply or undo exact fixes to MEMORY.md."),
+    "history": (
+        "curator.commands.history:history",
+        "Index a repository's history (evidence for stale references).",
+    ),
     "hook": ("curator.commands.hook:hook", "Claude Code hook entry points (session-start)."),
     "install-hook": (
         "curator.commands.install_hook:install_hook",

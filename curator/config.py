@@ -46,7 +46,27 @@ DEFAULTS: dict[str, Any] = {
         "batch_poll_seconds": 10,
         "batch_wait_seconds": 3600,
     },
-    "references": {"check_urls": False, "url_allowlist": []},
+    "references": {
+        "check_urls": False,
+        "url_allowlist": [],
+        # The repository folder that is a copy of ~/.claude (a dotfiles repository);
+        # unset: found by the path rule's `home_mirrors`.
+        "home_in_repo": None,
+        # Files whose removed lines do not count as code that had an identifier.
+        "history_exclude": [
+            "*.md",
+            "*.mdx",
+            "*.markdown",
+            "*.txt",
+            "*.rst",
+            "*.adoc",
+            "*.lock",
+            "*.min.js",
+            "*.map",
+            "*.svg",
+            "package-lock.json",
+        ],
+    },
     "usage": {"window_days": 30},
     "surfacer": {"max_pointer_chars": 200, "skip_when_zero": True},
 }

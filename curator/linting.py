@@ -18,6 +18,7 @@ from curator.errors import UserError
 from curator.interpreter.context import Context
 from curator.interpreter.engine import run_checks
 from curator.interpreter.run_cache import ResultCache
+from curator.interpreter.stale import PENDING
 from curator.models import Diagnostic, Rule
 from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
 from curator.store import discovery
@@ -74,6 +75,10 @@ class LintResult:
     # questions that got no usable answer: for the scan's watermark and events.
     llm: dict[str, int] = field(default_factory=dict)
     llm_failures: list[Any] = field(default_factory=list)
+    # Diagnostics checks held back as right as written (see `--show-silenced`).
+    held_back: list[Diagnostic] = field(default_factory=list)
+    # Repositories whose history index a run under a deadline could not open.
+    history_pending: set[Path] = field(default_factory=set)
 
 
 def resolve_targets(
@@ -161,7 +166,14 @@ def lint(
             chosen = [r for r in selected if r.check not in REPOSITORY_CHECKS]
             if len(chosen) < len(selected) and choice.reason != "none":
                 skipped.append((store.root, choice))
-        ctx = Context(store=store, config=config, today=today, repo_root=choice.root)
+        ctx = Context(
+            store=store,
+            config=config,
+            today=today,
+            repo_root=choice.root,
+            deadline=deadline,
+            rules=tuple(rules),
+        )
         only = set(target.only) if target.only is not None else None
         if cache is not None and only is None:
             found = cache.run(ctx, chosen, rules, deadline)
@@ -177,6 +189,8 @@ def lint(
             )
         result.runs.append(StoreRun(store.root, choice.root, tuple(found), ran, rels))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
+        result.held_back.extend(ctx.held_back)
+        result.history_pending |= ctx.shared.get(PENDING, set())
         asker = ctx.shared.get("llm.asker")
         if asker is not None:
             for key, value in asker.stats.summary().items():

@@ -166,6 +166,9 @@ class RuleTest:
     repo: dict[str, str] | None
     line: int
     config: dict[str, Any] = field(default_factory=dict)  # .curator.yaml keys for the case
+    # Commits that build the case's repository as a real git history (dated, in order):
+    # {date, message, files: {path: text}, delete: [path], rename: {old: new}}.
+    history: tuple[dict[str, Any], ...] = ()
     llm_answers: tuple[Any, ...] = ()  # canned model answers for an llm-tier rule's case
 
 

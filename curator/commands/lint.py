@@ -78,7 +78,31 @@ def persist_lint(
         merged.stores.extend(result.stores)
         merged.memories += result.memories
         merged.runs.extend(result.runs)
+        merged.held_back.extend(result.held_back)
     return merged
+
+
+def report_held_back(held: list[Diagnostic], cwd: Path, listing: bool) -> None:
+    """One stderr line counting what was held back by reason, or (`--show-silenced`) one
+    line per held-back diagnostic."""
+    from curator.reporters import display_path
+
+    if not held:
+        return
+    if listing:
+        for d in held:
+            where = f"{display_path(d.path, cwd)}:{d.line}:{d.column}"
+            reason = d.detail.get("held_back", "")
+            click.echo(f"{where}: {d.code} held back ({reason}): {d.message}", err=True)
+        return
+    reasons = Counter(str(d.detail.get("held_back", "")).split(" '")[0] for d in held)
+    by_reason = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
+    count = len(held)
+    click.echo(
+        f"curator: {count} reference{'s' if count != 1 else ''} the history shows gone "
+        f"held back as right as written ({by_reason}); --show-silenced lists them",
+        err=True,
+    )
 
 
 @click.command()
@@ -133,6 +157,11 @@ def persist_lint(
     default=None,
     help="Colour the output [default: on a terminal, unless NO_COLOR].",
 )
+@click.option(
+    "--show-silenced",
+    is_flag=True,
+    help="List on stderr what the rules held back as right as written, and why.",
+)
 @user_errors
 def lint(
     paths: tuple[Path, ...],
@@ -152,6 +181,7 @@ def lint(
     all_stores: bool,
     persist: bool,
     color: bool | None,
+    show_silenced: bool,
 ) -> None:
     """Lint memory stores or single memory files.
 
@@ -185,6 +215,7 @@ def lint(
         result = run_lint(targets, rules, selected, config, day)
     for note in result.notes:
         click.echo(f"curator: {note}", err=True)
+    report_held_back(result.held_back, cwd, show_silenced)
 
     fmt = output_format or default_format()
     ctx = ReportContext(

@@ -14,7 +14,7 @@ from typing import Any
 
 from curator import clock
 from curator.config import Config
-from curator.models import Memory, Rule, Store
+from curator.models import Diagnostic, Memory, Rule, Store
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,14 @@ class Context:
     skipped: set[str] = field(default_factory=set)
     llm: Any = None  # an LLM provider to use instead of the configured one (rule self-tests)
     # Work several rules share within one run (the pair sweep behind CUR401 and CUR402).
-    shared: dict[str, Any] = field(default_factory=dict)
+    shared: dict[Any, Any] = field(default_factory=dict)
+    # The run's deadline (monotonic seconds; the session-start hook's budget): a check
+    # must not start work it cannot finish by then (building the history index cold).
+    deadline: float | None = None
+    rules: tuple[Rule, ...] = ()  # every loaded rule, for checks that read another's params
+    # Diagnostics a check held back as right as written (`held_back` in their detail):
+    # not reported, listed by `curator lint --show-silenced`.
+    held_back: list[Diagnostic] = field(default_factory=list)
 
     def memories(self, rule: Rule) -> Iterable[Memory]:
         return (m for m in self.store.memories if rule.applies_to(m))

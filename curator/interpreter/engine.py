@@ -100,7 +100,8 @@ def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagno
     out: list[Diagnostic] = []
     try:
         for hit in get_check(rule.check).check(rule, ctx):
-            out.append(to_diagnostic(rule, hit, ctx.store.root))
+            diagnostic = to_diagnostic(rule, hit, ctx.store.root)
+            (ctx.held_back if "held_back" in hit.detail else out).append(diagnostic)
     except PatternTimeout as exc:
         ctx.skipped.add(rule.code)
         failed = by_code.get(RULE_FAILED)

@@ -36,8 +36,19 @@ def finditer(
     yield from matches
 
 
-def search(pattern: Any, text: str, timeout: float = TIMEOUT_SECONDS) -> Any:
+def search(
+    pattern: Any, text: str, pos: int = 0, endpos: int | None = None,
+    timeout: float = TIMEOUT_SECONDS,
+) -> Any:  # fmt: skip
     try:
-        return pattern.search(text, timeout=timeout)
+        return pattern.search(text, pos, endpos, timeout=timeout)
+    except TimeoutError:
+        raise PatternTimeout(pattern.pattern) from None
+
+
+def match(pattern: Any, text: str, pos: int, endpos: int, timeout: float = TIMEOUT_SECONDS) -> Any:
+    """A match that starts at `pos` (and ends by `endpos`), within the timeout."""
+    try:
+        return pattern.match(text, pos, endpos, timeout=timeout)
     except TimeoutError:
         raise PatternTimeout(pattern.pattern) from None

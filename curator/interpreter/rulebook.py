@@ -40,7 +40,10 @@ KEYS = {
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
-TEST_KEYS = {"name", "files", "expect", "today", "params", "repo", "config", "llm_answers"}
+TEST_KEYS = {
+    "name", "files", "expect", "today", "params", "repo", "history", "config", "llm_answers"
+}  # fmt: skip
+COMMIT_KEYS = {"date", "message", "files", "delete", "rename"}
 EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
 
 
@@ -222,6 +225,14 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
         today = case.get("today")
         if today is not None and not isinstance(today, date):
             raise fail("today must be a date like 2026-06-01", where)
+        history = case.get("history", [])
+        if not isinstance(history, list) or not all(
+            isinstance(c, dict) and set(c) <= COMMIT_KEYS and isinstance(c.get("date"), date)
+            for c in history
+        ):
+            raise fail(
+                "history must be a list of commits {date, message, files, delete, rename}", where
+            )
         tests.append(
             RuleTest(
                 name=str(case.get("name", f"case {i + 1}")),
@@ -230,6 +241,7 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
                 today=today,
                 params=dict(case.get("params") or {}),
                 repo=case.get("repo"),
+                history=tuple(history),
                 config=config,
                 line=lines.get(where, 1),
                 llm_answers=tuple(answers),

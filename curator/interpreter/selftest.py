@@ -82,17 +82,22 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
         store_root.mkdir()
         _write(store_root, case.files)
         repo_root = None
-        if case.repo is not None:
+        if case.repo is not None or case.history:
             repo_root = root / "repo"
             repo_root.mkdir()
-            _write(repo_root, dict(case.repo))
+            _write(repo_root, dict(case.repo or {}))
+            if case.history:
+                _commit_history(repo_root, case.history)
         store = read_store(store_root)
+        # Caches (the history index) go to the case's own folder, never the user's.
+        config = _config({"storage": str(root / "storage"), **case.config})
         ctx = Context(
             store=store,
-            config=_config(case.config),
+            config=config,
             today=case.today or DEFAULT_TODAY,
             repo_root=repo_root,
             llm=canned,
+            rules=tuple(tuned),
         )
         got = [d for d in run_checks(ctx, run, tuned) if d.code == rule.code]
         failures = []
@@ -105,6 +110,30 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
                 unmatched.remove(hit)
         failures.extend(f"unexpected: {_describe(d, store_root)}" for d in unmatched)
     return CaseResult(rule, case, tuple(failures))
+
+
+def _commit_history(repo: Path, commits: tuple[dict[str, Any], ...]) -> None:
+    """A real git history: each commit's files written, deletes and renames made, then
+    committed at its date (author and committer)."""
+    from curator.git import git_output
+
+    git_output(repo, "init", "-q", "-b", "main")
+    for commit in commits:
+        for old, new in (commit.get("rename") or {}).items():
+            (repo / str(new)).parent.mkdir(parents=True, exist_ok=True)
+            git_output(repo, "mv", str(old), str(new))
+        for gone in commit.get("delete") or []:
+            git_output(repo, "rm", "-q", "-r", str(gone))
+        _write(repo, {str(k): v for k, v in (commit.get("files") or {}).items()})
+        git_output(repo, "add", "-A")
+        when = f"{commit['date'].isoformat()}T12:00:00+00:00"
+        env = {
+            "GIT_AUTHOR_NAME": "curator", "GIT_AUTHOR_EMAIL": "rules@curator.invalid",
+            "GIT_COMMITTER_NAME": "curator", "GIT_COMMITTER_EMAIL": "rules@curator.invalid",
+            "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when,
+        }  # fmt: skip
+        message = str(commit.get("message") or "change")
+        git_output(repo, "commit", "-q", "--allow-empty", "-m", message, env=env)
 
 
 def _config(overrides: dict[str, Any]) -> Config:

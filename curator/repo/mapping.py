@@ -18,7 +18,7 @@ from curator.config import Config
 from curator.store import discovery
 
 # Checks that resolve memory text against a repository's files; skipped without one.
-REPOSITORY_CHECKS = frozenset({"paths", "symbols"})
+REPOSITORY_CHECKS = frozenset({"paths", "symbols", "mismatch"})
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ CHECKS: dict[str, str] = {
     "metric": "curator.interpreter.checks.metric",
     "paths": "curator.interpreter.checks.paths",
     "symbols": "curator.interpreter.checks.symbols",
+    "mismatch": "curator.interpreter.checks.mismatch",
     "urls": "curator.interpreter.checks.urls",
     "usage": "curator.interpreter.checks.usage",
     "engine": "curator.interpreter.checks.engine",

@@ -1,31 +1,40 @@
-"""Stale paths: files and folders a memory names that the repository no longer has.
+"""Stale paths: files and folders a memory names that the repository had and lost.
 
 Candidates come from inline code spans, markdown link targets and prose (the rule's
 patterns find paths in prose). A candidate is cleaned (`file.py:12` → `file.py`,
 punctuation and anchors dropped), filtered through the rule's skip lists (URLs, globs,
 templates, versions, fractions, dates, build folders), then resolved lexically against
-the allowed roots: the repository, the memory store, and the home folder for `~/`.
-Only a path that lands inside an allowed root is ever stat'ed; one that climbs out
-(`../../etc/passwd`) is reported as out of bounds, unprobed.
+the repository and the memory store (and `~/.claude/...` against the repository's copy
+of that folder, in a dotfiles repository). Only a path that lands inside those roots is
+ever stat'ed.
+
+A path that is not here is reported only when the repository's history shows it was:
+deleted in which commit, or moved where (then with a fix that rewrites the reference).
+A path the history never had is not a finding; many of them in one store are counted
+for CUR205 (store_repo_mismatch). A history-backed path is held back when the sentence
+narrates its removal, the memory is a journal, or the path is ignored on purpose now.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.interpreter import patterns
-from curator.models import Hit, Memory, Severity
+from curator.git import git_output
+from curator.interpreter import narration, patterns, stale
+from curator.models import Edit, Fix, Hit, Memory
 from curator.repo import references, tree
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
     from curator.models import Rule
+    from curator.repo.history import Index, PathFate
 
 PARAMS: dict[str, Any] = {
     "in_code": True,
@@ -35,10 +44,20 @@ PARAMS: dict[str, Any] = {
     "extensions": [],
     "skip_patterns": [],
     "skip_dirs": [],
-    "check_home": True,
-    "outside_severity": "info",
+    "home_mirrors": [],
+    "home_markers": [],
+    "convention_paths": [],
+    "narration_words": [],
+    "rename_arrow": "",
+    "rename_arrow_before": "",
+    "condition_pattern": "",
+    "journal_names": [],
+    "journal_frontmatter": {},
+    "messages": {},
     "max_per_file": 50,
+    "examples": 5,
 }
+MESSAGES = ("deleted", "moved", "ambiguous", "written_before", "written_after")
 
 _ROOTED = ("./", "../", "~/", "/")
 _LEAD = "\"'([*"
@@ -54,45 +73,227 @@ class Candidate:
     explicit: bool  # surely meant as a path: a link, an extension, ./, ../, ~/, /, trailing /
 
 
+@dataclass
+class Examined:
+    """One store's paths, sorted by what history says of them."""
+
+    hits: list[Hit] = field(default_factory=list)  # stale, or held back (detail held_back)
+    resolved: int = 0  # explicit paths that are here
+    unknown: list[str] = field(default_factory=list)  # explicit paths history never had
+
+
 def validate(params: dict[str, Any]) -> str | None:
     """A problem with the params, said in one line, or None (called by the rule loader)."""
     try:
         _skip_pattern(tuple(params["skip_patterns"]))
     except Exception as exc:  # regex.error and friends
         return f"bad skip_patterns regex: {exc}"
-    if params["outside_severity"] not in ("error", "warning", "info"):
-        return "outside_severity must be error, warning or info"
+    try:
+        narration.compile_narration(params)
+    except Exception as exc:
+        return f"bad narration, arrow, condition or journal pattern: {exc}"
+    missing = [m for m in MESSAGES if not isinstance(params["messages"].get(m), str)]
+    if missing:
+        return f"messages needs {', '.join(missing)}"
     return None
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    examined = examine(rule, ctx)
+    if examined is not None:
+        yield from examined.hits
+
+
+def examine(rule: Rule, ctx: Context) -> Examined | None:
+    """The store's paths against the repository and its history (once per run and rule);
+    None when the rule cannot run in full here (no repository, no history yet)."""
+    key = ("paths", rule.code)
+    if key not in ctx.shared:
+        ctx.shared[key] = _examine(rule, ctx)
+    return ctx.shared[key]  # type: ignore[no-any-return]
+
+
+def _examine(rule: Rule, ctx: Context) -> Examined | None:
     root = ctx.repo_root
     if root is None or not root.is_dir():
-        return  # linting.lint drops this rule for such stores and says why, once
-    resolver = _Resolver(root, ctx.store.root, rule.params)
-    outside = Severity.parse(rule.params["outside_severity"])
+        return None  # linting.lint drops this rule for such stores and says why, once
+    index = stale.history_index(ctx, rule)
+    if index is None:
+        return None
+    mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
+    resolver = _Resolver(root, ctx.store.root, rule.params, mirror)
+    rules = narration.compile_narration(rule.params)
+    found: list[tuple[Memory, Candidate, PathFate | list[PathFate]]] = []
+    out = Examined()
     for memory in ctx.memories(rule):
-        count = 0
         for candidate in _candidates(rule, memory):
             status = resolver.status(candidate, memory)
-            if status is None:
-                continue
-            line, column = memory.locate(candidate.start)
-            end_line, end_column = memory.locate(candidate.start + len(candidate.text))
-            detail = {"path": candidate.text, "problem": _PROBLEMS[status]}
-            severity = outside if status == "outside" else None
-            yield Hit(
-                memory.path, line, column, end_line, end_column, detail=detail, severity=severity
-            )
-            count += 1
-            if count >= rule.params["max_per_file"]:
-                break
+            if status == "live":
+                out.resolved += candidate.explicit
+            elif status == "missing":
+                fate = _fate(index, resolver, candidate, memory)
+                if fate:
+                    found.append((memory, candidate, fate))
+                elif candidate.explicit and candidate.text not in out.unknown:
+                    out.unknown.append(candidate.text)
+    ignored = _ignored(resolver.repo_path, [f for _, _, f in found])
+    counts: dict[Path, int] = {}
+    for memory, candidate, fate in found:
+        hit = _hit(rule, resolver, memory, candidate, fate)
+        reason = _held_back(rule, rules, resolver, memory, candidate, fate, ignored)
+        if reason is not None:
+            out.hits.append(stale.hold(hit, reason))
+            continue
+        counts[memory.path] = counts.get(memory.path, 0) + 1
+        if counts[memory.path] <= rule.params["max_per_file"]:
+            out.hits.append(hit)
+    return out
 
 
-_PROBLEMS = {
-    "missing": "does not exist",
-    "outside": "points outside the repository and the store (not checked)",
-}
+def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> str | None:
+    """The repository folder that stands for `~/.claude` in a dotfiles repository: config
+    `references.home_in_repo`, else the first of `home_mirrors` holding at least two of
+    `home_markers` (settings.json, hooks/, CLAUDE.md, ...); None when there is none."""
+    if configured:
+        return str(configured).strip("/")
+    markers = [str(m) for m in params["home_markers"]]
+    for folder in params["home_mirrors"]:
+        base = repo / str(folder)
+        if base.is_dir() and sum((base / m).exists() for m in markers) >= 2:
+            return str(folder).strip("/")
+    return None
+
+
+def _fate(
+    index: Index, resolver: _Resolver, candidate: Candidate, memory: Memory
+) -> PathFate | list[PathFate] | None:
+    """What history says of a missing path: one fate, several (a short name that matches
+    more than one gone path), or None."""
+    present = resolver.present
+    tries = resolver.repo_relative(candidate, memory)
+    for rel in tries:
+        fate = index.fate(rel, present)
+        if fate is not None:
+            return fate
+    folder_like = candidate.text.endswith("/") or "." not in candidate.text.rsplit("/", 1)[-1]
+    if folder_like:
+        for rel in tries:
+            fate = _folder_fate(index, rel, present)
+            if fate is not None:
+                return fate
+    if candidate.text.startswith(_ROOTED):
+        return None
+    # Written relative to some subfolder: match the trailing components of gone paths.
+    text = candidate.text.rstrip("/")
+    fates = []
+    for path in index.paths_named(text.rsplit("/", 1)[-1]):
+        if path.endswith("/" + text) and path not in tries:
+            fate = index.fate(path, present)
+            if fate is not None:
+                fates.append(fate)
+    if len(fates) == 1:
+        return fates[0]
+    return sorted(fates, key=lambda f: f.path) or None
+
+
+def _folder_fate(index: Index, folder: str, present: Any) -> PathFate | None:
+    """A folder is gone when every file history had under it is gone; the evidence is
+    the newest of their fates (a move when they all moved into one folder)."""
+    from curator.repo.history import PathFate
+
+    fates = []
+    for path in index.paths_under(folder):
+        if present(path):
+            return None
+        fate = index.fate(path, present)
+        if fate is not None:
+            fates.append(fate)
+    if not fates:
+        return None
+    newest = max(fates, key=lambda f: f.commit.time)
+    targets = {f.target.rsplit("/", 1)[0] for f in fates if f.event == "moved" and f.target}
+    if all(f.event == "moved" for f in fates) and len(targets) == 1:
+        return PathFate(folder.rstrip("/") + "/", "moved", newest.commit, targets.pop() + "/")
+    return PathFate(folder.rstrip("/") + "/", "deleted", newest.commit)
+
+
+def _hit(
+    rule: Rule,
+    resolver: _Resolver,
+    memory: Memory,
+    candidate: Candidate,
+    fate: PathFate | list[PathFate],
+) -> Hit:
+    line, column = memory.locate(candidate.start)
+    end_line, end_column = memory.locate(candidate.start + len(candidate.text))
+    values: dict[str, Any] = {"path": candidate.text}
+    fix = None
+    if isinstance(fate, list):
+        newest = max(fate, key=lambda f: f.commit.time)
+        listing = ", ".join(f"{f.path} ({_what(f)})" for f in fate[: rule.params["examples"]])
+        values.update(count=len(fate), candidates=listing, commit_obj=newest.commit)
+        kind = "ambiguous"
+    else:
+        values.update(gone_path=fate.path, commit_obj=fate.commit)
+        kind = fate.event
+        if fate.event == "moved" and fate.target is not None:
+            replacement = resolver.rewrite(candidate, memory, fate.path, fate.target)
+            values.update(target=fate.target, replacement=replacement)
+            fix = _rewrite_fix(memory, candidate, replacement, line)
+        if fate.last_path is not None:
+            values["last_path"] = fate.last_path
+    detail = stale.evidence(rule, kind, values, memory)
+    return Hit(memory.path, line, column, end_line, end_column, detail=detail, fix=fix)
+
+
+def _what(fate: PathFate) -> str:
+    if fate.event == "moved":
+        return f"moved to {fate.target} in {fate.commit.short}"
+    return f"deleted in {fate.commit.short}"
+
+
+def _rewrite_fix(memory: Memory, candidate: Candidate, replacement: str, line: int) -> Fix:
+    text = memory.lines[line - 1]
+    column = candidate.start - memory.line_starts[line - 1]
+    new = text[:column] + replacement + text[column + len(candidate.text) :]
+    return Fix(
+        kind="REPLACE",
+        path=memory.path,
+        base_sha256=memory.sha256,
+        edits=(Edit(line, line + 1, new + "\n"),),
+        safe=True,
+        description=f"rewrite '{candidate.text}' to '{replacement}' (line {line})",
+    )
+
+
+def _held_back(
+    rule: Rule,
+    rules: narration.Narration,
+    resolver: _Resolver,
+    memory: Memory,
+    candidate: Candidate,
+    fate: PathFate | list[PathFate],
+    ignored: set[str],
+) -> str | None:
+    fates = fate if isinstance(fate, list) else [fate]
+    if any(f.path in ignored for f in fates):
+        return "ignored now (taken out of git on purpose)"
+    if resolver.is_convention(candidate.text):
+        return "names a Claude Code convention path"
+    commits = [f.commit for f in fates]
+    end = candidate.start + len(candidate.text)
+    return stale.held_back(rules, memory, candidate.start, end, commits)
+
+
+def _ignored(repo: Path, found: list[PathFate | list[PathFate]]) -> set[str]:
+    """Which of the gone paths .gitignore now ignores (one `git check-ignore`)."""
+    # A folder keeps its slash: `dir/` patterns match folders only.
+    paths = sorted({f.path for x in found for f in (x if isinstance(x, list) else [x])})
+    if not paths:
+        return set()
+    listing = "\0".join(paths).encode("utf-8", "surrogateescape")
+    out = git_output(repo, "check-ignore", "--no-index", "--stdin", "-z", stdin=listing)
+    return {p.decode("utf-8", "surrogateescape") for p in (out or b"").split(b"\0") if p}
 
 
 def _candidates(rule: Rule, memory: Memory) -> Iterator[Candidate]:
@@ -179,22 +380,45 @@ class _Resolver:
     """Resolves candidates lexically and stats only what lands inside an allowed root.
 
     Works on strings (os.path), not Path objects: a store has thousands of candidates.
+    `~/` is never the home folder of whoever runs curator (in CI, a runner): only
+    `~/.claude/...` is checked, against the repository's copy of that folder when the
+    repository is a dotfiles repository that has one (`home_mirrors`, or config
+    `references.home_in_repo`).
     """
 
-    def __init__(self, repo: Path, store: Path, params: dict[str, Any]) -> None:
+    def __init__(self, repo: Path, store: Path, params: dict[str, Any], mirror: str | None):
         self.repo_path = repo.resolve()
         self.repo = str(self.repo_path)
         self.store = str(store.resolve())
-        self.home = str(Path.home().resolve()) if params["check_home"] else None
         self.repo_name = self.repo_path.name
+        self.mirror = mirror  # repository-relative folder standing for ~/.claude
+        self.conventions = tuple(str(p) for p in params["convention_paths"])
+        self.tracked = frozenset(tree.tracked_files(self.repo_path))
         self._seen: dict[tuple[str, str], str | None] = {}
 
     def _inside(self, path: str) -> bool:
-        """Inside the repository or the store (the home folder is only for `~/` paths)."""
+        """Inside the repository or the store."""
         return _within(path, self.repo) or _within(path, self.store)
 
+    def present(self, rel: str) -> bool:
+        """Whether the repository has `rel` today: tracked, or on disk (untracked, ignored)."""
+        rel = rel.rstrip("/")
+        return rel in self.tracked or os.path.lexists(os.path.join(self.repo, rel))
+
+    def is_convention(self, text: str) -> bool:
+        """`~/.claude/settings.json`, `.claude/agents/`: Claude Code's own places, named as
+        the convention on every machine, whatever this repository's copy of them did."""
+        name = text[2:] if text.startswith(("~/", "./")) else text
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.conventions)
+
+    def home_target(self, text: str) -> str | None:
+        """The absolute path a `~/.claude/...` reference stands for in the repository."""
+        if self.mirror is None or not text.startswith("~/.claude/"):
+            return None
+        return os.path.normpath(os.path.join(self.repo, self.mirror, text[len("~/.claude/") :]))
+
     def status(self, candidate: Candidate, memory: Memory) -> str | None:
-        """None when the path is live or not checkable, else 'missing' or 'outside'."""
+        """'live', 'missing', or None when the path is not ours to check."""
         key = (
             candidate.text if candidate.explicit else "\0" + candidate.text,
             str(memory.path.parent),
@@ -205,41 +429,80 @@ class _Resolver:
 
     def _status(self, candidate: Candidate, folder: str) -> str | None:
         text = candidate.text
-        join, normal, lexists = os.path.join, os.path.normpath, os.path.lexists
+        lexists = os.path.lexists
         if text.startswith("~"):
-            if self.home is None or not text.startswith("~/"):
-                return None
-            target = normal(join(self.home, text[2:]))
-            if not _within(target, self.home):
-                return "outside"
-            return None if lexists(target) else "missing"
+            target = self.home_target(text)
+            if target is None or not _within(target, self.repo):
+                return None  # someone's home folder: not ours to check
+            return "live" if lexists(target) else "missing"
         if text.startswith("/"):
-            target = normal(text)
+            target = os.path.normpath(text)
             if not self._inside(target):
                 return None  # another machine's or the system's file: not ours to check
-            return None if lexists(target) else "missing"
-        first, _, rest = text.partition("/")
-        tries = [normal(join(base, text)) for base in (self.repo, folder, self.store)]
-        if first == self.repo_name and rest:
-            tries.append(normal(join(self.repo, rest)))  # `<repo>/...` is relative to its parent
-        inside = [t for t in tries if self._inside(t)]
+            return "live" if lexists(target) else "missing"
+        rest = text.partition("/")[2]
+        inside = self._tries(text, folder)
         if not inside:
-            return "outside"
+            return None  # climbs out of the repository and the store: never probed
         if any(lexists(t) for t in inside):
-            return None
+            return "live"
         if "/" not in text.rstrip("/"):
-            return None if text.rstrip("/") in tree.basenames(self.repo_path) else "missing"
+            return "live" if text.rstrip("/") in tree.basenames(self.repo_path) else "missing"
         if tree.has_suffix(self.repo_path, _without_parents(text)):
-            return None  # written relative to a subfolder: `core/overlay.ts` for app/core/...
-        shorter = normal(join(self.repo, rest))
+            return "live"  # written relative to a subfolder: `core/overlay.ts` for app/core/...
+        shorter = os.path.normpath(os.path.join(self.repo, rest))
         if "/" in rest and _within(shorter, self.repo) and lexists(shorter):
-            return None  # written from a parent checkout: `mobile-app/lib/x.dart`
-        parent = os.path.dirname(normal(join(self.repo, text.rstrip("/"))))
+            return "live"  # written from a parent checkout: `mobile-app/lib/x.dart`
+        parent = os.path.dirname(os.path.normpath(os.path.join(self.repo, text.rstrip("/"))))
         if not candidate.explicit and not (self._inside(parent) and os.path.isdir(parent)):
             return None  # `application/json`, `feature/login`: not a path in this repo
         if self._slash_list(text):
             return None
         return "missing"
+
+    def _tries(self, text: str, folder: str) -> list[str]:
+        """Absolute paths a relative reference may mean, inside the repository or store."""
+        join, normal = os.path.join, os.path.normpath
+        first, _, rest = text.partition("/")
+        tries = [normal(join(base, text)) for base in (self.repo, folder, self.store)]
+        if first == self.repo_name and rest:
+            tries.append(normal(join(self.repo, rest)))  # `<repo>/...` is relative to its parent
+        return [t for t in dict.fromkeys(tries) if self._inside(t)]
+
+    def repo_relative(self, candidate: Candidate, memory: Memory) -> list[str]:
+        """The repository-relative paths to look up in history for a missing reference."""
+        text = candidate.text
+        if text.startswith("~"):
+            target = self.home_target(text)
+            absolute = [target] if target is not None else []
+        elif text.startswith("/"):
+            absolute = [os.path.normpath(text)]
+        else:
+            absolute = self._tries(text, str(memory.path.parent))
+        prefix = self.repo.rstrip(os.sep) + os.sep
+        rels = [a[len(prefix) :].replace(os.sep, "/") for a in absolute if a.startswith(prefix)]
+        suffix = "/" if text.endswith("/") else ""
+        return [r + suffix if suffix and not r.endswith("/") else r for r in dict.fromkeys(rels)]
+
+    def rewrite(self, candidate: Candidate, memory: Memory, old: str, new: str) -> str:
+        """The reference as it should read now that `old` (repository-relative) is `new`,
+        written the same way (relative, `~/.claude/`, absolute) as the memory wrote it."""
+        text = candidate.text
+        if text.startswith("~/.claude/") and self.mirror is not None:
+            mirror = self.mirror.rstrip("/") + "/"
+            if new.startswith(mirror):
+                return "~/.claude/" + new[len(mirror) :]
+            return os.path.join(self.repo, new)
+        if text.startswith("/"):
+            return os.path.join(self.repo, new)
+        target = os.path.join(self.repo, old.rstrip("/"))
+        slash = "/" if text.endswith("/") else ""
+        for base in (self.repo, str(memory.path.parent), self.store):
+            if os.path.normpath(os.path.join(base, text.rstrip("/"))) == target:
+                relative = os.path.relpath(os.path.join(self.repo, new.rstrip("/")), base)
+                lead = "./" if text.startswith("./") and not relative.startswith(".") else ""
+                return lead + relative + slash
+        return _same_tail(text, old, new)
 
     def _slash_list(self, text: str) -> bool:
         """`README/ARCHITECTURE/CLAUDE.md` names several files, not one path."""
@@ -254,6 +517,15 @@ class _Resolver:
         stems = tree.stems(self.repo_path)
         # The last member alone existing elsewhere means a moved file, not a list.
         return any(p in names or p in stems for p in parts[:-1])
+
+
+def _same_tail(text: str, old: str, new: str) -> str:
+    """`text` named `old` by its trailing components; name `new` the same way: drop the
+    leading folders `text` left out when `new` shares them, else give `new` whole."""
+    prefix = old[: len(old) - len(text)]
+    if old.endswith(text) and new.startswith(prefix):
+        return new[len(prefix) :]
+    return new
 
 
 def _within(path: str, root: str) -> bool:

@@ -1,36 +1,58 @@
-"""Missing symbols: backtick-wrapped identifiers the repository no longer contains.
+"""Stale symbols: backticked identifiers the repository's code had and lost.
 
 A code span is a symbol when its whole content (a trailing call `()` or `(args)` aside)
 matches one of the rule's patterns (CamelCase, snake_case, CONSTANT_CASE, dotted
-`mod.func`) and is not in the rule's `exclude` list. Dotted names are searched by their
-last part. Every symbol of the run is searched in one pass over the repository's
-tracked files (see `tree.find_words`); a symbol with no match is reported.
+`mod.func`) and is not in the rule's `exclude` or `platform_names` lists. Dotted names
+are searched by their last part. Every symbol of the run is searched in one pass over
+the repository's tracked files (see `tree.find_words`).
+
+A symbol that is not there is reported only when the repository's history shows code
+that had it: the commit that last removed it and the file it was in, with the likely
+new name when that commit added a similar one to the same file. A symbol history never
+had is not a finding; many of them in one store are counted for CUR205. A history-backed
+symbol is held back when its sentence narrates the change or the memory is a journal.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from curator.interpreter import patterns
+from curator import templates
+from curator.interpreter import narration, patterns, stale
 from curator.models import Hit, Memory
 from curator.repo import references, tree
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
     from curator.models import Rule
+    from curator.repo.history import Removal
 
 PARAMS: dict[str, Any] = {
     "min_length": 3,
     "exclude": [],
+    "platform_names": [],
     "dotted_skip_suffixes": [],
     "skip_fenced": True,
     "max_per_file": 50,
     "max_search_seconds": 3.0,
+    "rename_similarity": 0.5,
+    "require_definition": True,
+    "max_rename_lookups": 20,
+    "narration_words": [],
+    "rename_arrow": "",
+    "rename_arrow_before": "",
+    "condition_pattern": "",
+    "journal_names": [],
+    "journal_frontmatter": {},
+    "messages": {},
+    "examples": 5,
 }
+MESSAGES = ("removed", "renamed", "written_before", "written_after")
 
 _CALL = re.compile(r"\((?:[^()]*)\)$")
 _SEPARATOR = re.compile(r"\.|::|#")
@@ -43,10 +65,46 @@ class Symbol:
     start: int
 
 
+@dataclass
+class Examined:
+    """One store's symbols, sorted by what the code and its history say of them."""
+
+    hits: list[Hit] = field(default_factory=list)  # stale, or held back (detail held_back)
+    resolved: int = 0  # symbols the code has today
+    unknown: list[str] = field(default_factory=list)  # symbols history never had
+
+
+def validate(params: dict[str, Any]) -> str | None:
+    """A problem with the params, said in one line, or None (called by the rule loader)."""
+    try:
+        narration.compile_narration(params)
+    except Exception as exc:
+        return f"bad narration, arrow, condition or journal pattern: {exc}"
+    missing = [m for m in MESSAGES if not isinstance(params["messages"].get(m), str)]
+    if missing:
+        return f"messages needs {', '.join(missing)}"
+    return None
+
+
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    examined = examine(rule, ctx)
+    if examined is not None:
+        yield from examined.hits
+
+
+def examine(rule: Rule, ctx: Context) -> Examined | None:
+    """The store's symbols against the code and its history (once per run and rule);
+    None when the rule cannot run in full here."""
+    key = ("symbols", rule.code)
+    if key not in ctx.shared:
+        ctx.shared[key] = _examine(rule, ctx)
+    return ctx.shared[key]  # type: ignore[no-any-return]
+
+
+def _examine(rule: Rule, ctx: Context) -> Examined | None:
     root = ctx.repo_root
     if root is None or not root.is_dir():
-        return  # linting.lint drops this rule for such stores and says why, once
+        return None  # linting.lint drops this rule for such stores and says why, once
     found_in: list[tuple[Memory, list[Symbol]]] = []
     words: set[str] = set()
     for memory in ctx.memories(rule):
@@ -54,8 +112,12 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         if symbols:
             found_in.append((memory, symbols))
             words.update(s.word for s in symbols)
+    out = Examined()
     if not words:
-        return
+        return out
+    index = stale.history_index(ctx, rule)  # first: without history nothing is read
+    if index is None:
+        return None
     repo, store = root.resolve(), ctx.store.root.resolve()
     inside = store.relative_to(repo).as_posix() if store.is_relative_to(repo) else None
     limit = float(rule.params["max_search_seconds"])
@@ -66,28 +128,92 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         deadline=time.monotonic() + limit if limit > 0 else None,
     )
     if present is None:
+        ctx.skipped.add(rule.code)
         ctx.notes.append(
             f"{rule.name} ({rule.code}) skipped: searching the repository took over "
             f"{limit:g} s (params.max_search_seconds)"
         )
-        return
+        return None
+    removals = index.removals(words - present)
+    if inside is not None and inside != ".":
+        prefix = inside.rstrip("/") + "/"  # a memory never vouches for itself
+        removals = {w: r for w, r in removals.items() if not r.file.startswith(prefix)}
+    rules = narration.compile_narration(rule.params)
+    renames = _Renames(repo, rule)
     for memory, symbols in found_in:
         count = 0
         for symbol in symbols:
             if symbol.word in present:
+                out.resolved += 1
                 continue
-            line, column = memory.locate(symbol.start)
-            end_line, end_column = memory.locate(symbol.start + len(symbol.text))
-            detail = {"symbol": symbol.text, "searched": symbol.word}
-            yield Hit(memory.path, line, column, end_line, end_column, detail=detail)
+            removal = removals.get(symbol.word)
+            if removal is None:
+                if symbol.text not in out.unknown:
+                    out.unknown.append(symbol.text)
+                continue
+            if rule.params["require_definition"] and not removal.defined:
+                continue  # the code only called it, never defined it: a platform's name
+            hit = _hit(rule, memory, symbol, removal, renames)
+            end = symbol.start + len(symbol.text)
+            reason = stale.held_back(rules, memory, symbol.start, end, [removal.commit])
+            if reason is not None:
+                out.hits.append(stale.hold(hit, reason))
+                continue
             count += 1
-            if count >= rule.params["max_per_file"]:
-                break
+            if count <= rule.params["max_per_file"]:
+                out.hits.append(hit)
+    return out
+
+
+def _hit(rule: Rule, memory: Memory, symbol: Symbol, removal: Removal, renames: _Renames) -> Hit:
+    line, column = memory.locate(symbol.start)
+    end_line, end_column = memory.locate(symbol.start + len(symbol.text))
+    values: dict[str, Any] = {
+        "symbol": symbol.text,
+        "searched": symbol.word,
+        "file_was": removal.file,
+        "commit_obj": removal.commit,
+    }
+    new_name = renames.likely(symbol.word, removal)
+    values["new_name"] = new_name or ""
+    values["renamed"] = (
+        templates.render(rule.params["messages"]["renamed"], values) if new_name else ""
+    )
+    detail = stale.evidence(rule, "removed", values, memory)
+    return Hit(memory.path, line, column, end_line, end_column, detail=detail)
+
+
+class _Renames:
+    """The likely new name of a removed identifier: a similar one the same commit added
+    to the same file (one `git show` per commit, at most `max_rename_lookups` a run)."""
+
+    def __init__(self, repo: Any, rule: Rule) -> None:
+        self.repo = repo
+        self.threshold = float(rule.params["rename_similarity"])
+        self.budget = int(rule.params["max_rename_lookups"])
+        self.added: dict[str, dict[str, set[str]]] = {}
+
+    def likely(self, word: str, removal: Removal) -> str | None:
+        from curator.repo.history import added_tokens
+
+        sha = removal.commit.sha
+        if sha not in self.added:
+            if len(self.added) >= self.budget:
+                return None
+            self.added[sha] = added_tokens(self.repo, sha)
+        best, score = None, self.threshold
+        for token in self.added[sha].get(removal.file, ()):
+            if token == word:
+                continue
+            ratio = difflib.SequenceMatcher(None, word.lower(), token.lower()).ratio()
+            if ratio >= score:
+                best, score = token, ratio
+        return best
 
 
 def _symbols(rule: Rule, memory: Memory) -> Iterator[Symbol]:
     params = rule.params
-    exclude = set(params["exclude"])
+    exclude = set(params["exclude"]) | set(params["platform_names"])
     skip_suffixes = {s.lower() for s in params["dotted_skip_suffixes"]}
     for ref in references.scan(memory, params["skip_fenced"]).code:
         text = _CALL.sub("", ref.text)
