@@ -59,7 +59,8 @@ def generate(repo: Path, commits: int, start: int = 0, seed: int = 7) -> None:
                 if name not in files:
                     files.append(name)
                 code = "\n".join(
-                    f"def func_{n}_{i}(value_{i}):\n    return Helper{rng.randrange(500)}(value_{i})"
+                    f"def func_{n}_{i}(value_{i}):\n"
+                    f"    return Helper{rng.randrange(500)}(value_{i})"
                     for i in range(rng.randint(3, 12))
                 ).encode()
                 ops.append(f"M 100644 inline {name}".encode())

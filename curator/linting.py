@@ -15,10 +15,9 @@ from typing import Any
 
 from curator.config import Config
 from curator.errors import UserError
-from curator.interpreter.context import Context
+from curator.interpreter.context import HISTORY_PENDING, Context
 from curator.interpreter.engine import run_checks
 from curator.interpreter.run_cache import ResultCache
-from curator.interpreter.stale import PENDING
 from curator.models import Diagnostic, Rule
 from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
 from curator.store import discovery
@@ -190,7 +189,7 @@ def lint(
         result.runs.append(StoreRun(store.root, choice.root, tuple(found), ran, rels))
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
         result.held_back.extend(ctx.held_back)
-        result.history_pending |= ctx.shared.get(PENDING, set())
+        result.history_pending |= ctx.shared.get(HISTORY_PENDING, set())
         asker = ctx.shared.get("llm.asker")
         if asker is not None:
             for key, value in asker.stats.summary().items():

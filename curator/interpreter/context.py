@@ -16,6 +16,9 @@ from curator import clock
 from curator.config import Config
 from curator.models import Diagnostic, Memory, Rule, Store
 
+# `shared` key: repositories whose history index a run under a deadline could not open.
+HISTORY_PENDING = "history.pending"
+
 
 @dataclass(frozen=True)
 class Context:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator import templates
 from curator.interpreter import narration
+from curator.interpreter.context import HISTORY_PENDING
 from curator.models import Hit, Memory
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from curator.repo.history import Commit, Index
 
 _HEX = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{7,40}(?![0-9A-Za-z])")
-PENDING = "history.pending"  # ctx.shared: repositories whose index the hook could not open
 # How many new commits the hook may index itself before it leaves the rest to the
 # background build (measured: 50 commits update in about 0.13 s).
 HOOK_MAX_UPDATE = 50
@@ -50,7 +50,7 @@ def history_index(ctx: Context, rule: Rule) -> Index | None:
                 repo, folder, exclude, allow_build=False, max_update_commits=HOOK_MAX_UPDATE
             )
             if index is None:
-                ctx.shared.setdefault(PENDING, set()).add(repo)
+                ctx.shared.setdefault(HISTORY_PENDING, set()).add(repo)
         else:
             index = open_index(repo, folder, exclude, on_build=lambda n: _progress(repo, n))
         if index is not None:

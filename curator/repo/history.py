@@ -219,8 +219,9 @@ def open_index(
 
     A current index costs one `rev-parse` and an open. A HEAD that descends from the
     indexed one is caught up from `old..HEAD` when that is at most `max_update_commits`
-    commits (no limit when None). Otherwise the index is rebuilt when `allow_build`, else
-    None (the session-start hook passes False and builds in the background). `exclude`
+    commits (no limit when None). Otherwise the index is rebuilt when `allow_build` or
+    when the whole history is at most `max_update_commits` commits, else None (the
+    session-start hook passes False and builds in the background). `exclude`
     are pathspec globs left out of the identifier pass (prose, lock files). `on_build`
     hears the commit count before a full build (for progress on a terminal).
     """
@@ -235,14 +236,37 @@ def open_index(
     if index is not None:
         index.stats.seconds = time.monotonic() - started
         return index
-    if not allow_build:
-        return None
+    if not allow_build and (
+        max_update_commits is None or _count_commits(repo, head) > max_update_commits
+    ):
+        return None  # a small history costs no more to build than a short update
     if on_build is not None:
         on_build(_count_commits(repo, head))
     built = build(repo, path, head, exclude)
+    _discard(path.with_suffix(".building"))  # a background build's claim, when it was one
     if built is not None:
         built.stats.seconds = time.monotonic() - started
     return built
+
+
+CLAIM_STALE_SECONDS = 1800  # a background build that died without releasing its claim
+
+
+def claim_build(repo: Path, folder: Path, exclude: tuple[str, ...] = ()) -> bool:
+    """Take the right to build `repo`'s index in the background (O_EXCL), so sessions
+    starting together start one build. The build releases it; a claim older than half
+    an hour is stale."""
+    claim = index_file(folder, repo.resolve(), "\0".join(exclude)).with_suffix(".building")
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        if time.time() - claim.stat().st_mtime > CLAIM_STALE_SECONDS:
+            claim.unlink()
+    try:
+        fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
 
 
 def _open_current(

@@ -172,7 +172,7 @@ def _scan(
         if not (r.check == "urls" and r.params.get("mode") == "dead")
     ]
     selected = [_bounded_reading(r) for r in selected]
-    _, report = scan_target(
+    result, report = scan_target(
         target,
         rules,
         selected,
@@ -186,7 +186,41 @@ def _scan(
         cache=ResultCache(folder, ruleset, state),
         announce=False,
     )
+    if result.history_pending:
+        # The stale-reference rules waited for the history index: build it in the
+        # background, and leave this run unsigned so the next start runs them.
+        start_history_build(config, sorted(result.history_pending), target.store)
+        if report.outcome == "ok":
+            report.outcome, report.skip_reason = "partial", "history_pending"
     return report
+
+
+def start_history_build(config: Config, repos: list[Path], cwd: Path) -> None:
+    """Start `curator history` detached for repositories whose index is missing or far
+    behind; one build per repository however many sessions start."""
+    import subprocess
+    import sys
+
+    from curator.findings.onlooker import cache_dir
+    from curator.repo.history import claim_build
+
+    exclude = tuple(str(g) for g in config.get("references.history_exclude"))
+    folder = cache_dir(config) / "history"
+    for repo in repos:
+        if not claim_build(repo, folder, exclude):
+            continue
+        args = [sys.executable, "-m", "curator", "history", "--quiet", str(repo)]
+        if config.source is not None:
+            args += ["--config", str(config.source)]
+        with contextlib.suppress(OSError):
+            subprocess.Popen(
+                args,
+                cwd=repo,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # survives the hook; Claude Code does not wait for it
+            )
 
 
 def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, Any]]:

@@ -101,8 +101,7 @@ def _wait_for(path: Path, seconds: float = 90) -> bool:
 def test_hook_starts_one_detached_sweep_when_due(env: Env, api: FakeMessagesAPI):
     first = env.hook(ANTHROPIC_API_KEY="test-key")
     assert first.code == 0
-    out = json.loads(first.stdout)
-    assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert json.loads(first.stdout) == {}  # no cheap finding to point at
     # The hook returned at once; the sweep it started records itself when done.
     assert _wait_for(env.project / "last_llm_sweep.json"), "no background sweep finished"
     assert _wait_for_gone(env.project / "llm_sweep.claim")

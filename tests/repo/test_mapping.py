@@ -11,7 +11,7 @@ from curator.config import Config, load_config
 from curator.interpreter.rulebook import load_rules
 from curator.linting import lint, target_for
 from curator.models import Rule, Severity
-from curator.repo.mapping import locate_repository
+from curator.repo.mapping import REPOSITORY_CHECKS, locate_repository
 from curator.store.discovery import project_slug
 from tests.conftest import memory, write_files
 
@@ -138,7 +138,7 @@ def test_a_mapping_to_a_missing_folder_says_so(dotfiles: Path, tmp_path: Path) -
 
 def test_no_note_when_no_reference_rule_is_selected(dotfiles: Path, tmp_path: Path) -> None:
     rules = load_rules()
-    selected = [r for r in rules if r.check not in ("paths", "symbols")]
+    selected = [r for r in rules if r.check not in REPOSITORY_CHECKS]
     target = target_for(dotfiles / API, Config(), tmp_path)
     result = lint([target], rules, selected, Config(), date(2026, 6, 1))
     assert reference_notes(result) == []

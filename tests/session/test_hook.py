@@ -7,13 +7,17 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from curator.interpreter.stale import HOOK_MAX_UPDATE
 from tests.conftest import Run, git, memory, write_files
+from tests.helpers import history_repo
+from tests.helpers.history_repo import commit
 from tests.helpers.hook_env import INDEX, POINTER, Env, make_env
 
 
@@ -344,3 +348,44 @@ def test_the_hook_never_waits_on_url_probes_but_scan_does(env: Env) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_hook_builds_history_in_the_background_then_reports_stale_paths(
+    tmp_path: Path, run_curator: Callable[..., Run]
+) -> None:
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"src/app.py": "x\n", "scripts/ingest.py": "y\n"})
+    commit(repo, "drop the old ingest", "2026-03-02", delete=("scripts/ingest.py",))
+    # More history than the hook indexes inside its budget (a small one it just builds).
+    for n in range(HOOK_MAX_UPDATE):
+        history_repo.git(repo, "commit", "-q", "--allow-empty", "-m", f"w{n}", day="2026-03-03")
+    env = make_env(tmp_path, repo.resolve(), run_curator)
+    body = "Replays run through `scripts/ingest.py`.\n"
+    write_files(env.store, {"project_ingest.md": memory(body, name="ingest")})
+    index = INDEX + "- [Ingest](project_ingest.md) — replays\n"
+    write_files(env.store, {"MEMORY.md": index})
+
+    first = env.hook()
+    assert first.code == 0
+    assert first.json()["hookSpecificOutput"]["additionalContext"] == POINTER  # no CUR201 yet
+    complete = [e for e in env.events() if e["event_type"] == "curator.scan.complete"][-1]
+    assert (complete["payload"]["outcome"], complete["payload"]["skip_reason"]) == (
+        "partial",
+        "history_pending",
+    )
+    # The detached `curator history` leaves an index behind; wait for it (bounded).
+    cache = env.onlooker / "curator" / "cache" / "history"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        built = list(cache.glob("*.sqlite"))
+        if built and not list(cache.glob("*.building")):
+            break
+        time.sleep(0.2)
+    assert list(cache.glob("*.sqlite")) and not list(cache.glob("*.building"))
+
+    second = env.hook()
+    kinds = sorted(f["kind"] for f in env.findings() if f["status"] == "open")
+    assert kinds == ["broken_index", "date_decayed", "path_broken"]
+    assert "3 open findings" in second.json()["hookSpecificOutput"]["additionalContext"]
+    stale = next(f for f in env.findings() if f["kind"] == "path_broken")
+    assert stale["message"].startswith("'scripts/ingest.py' was deleted in ")
