@@ -75,15 +75,15 @@ def test_claude_config_dir_is_respected(tmp_path: Path, run_curator: Callable[..
     assert json.loads((other / "settings.json").read_text())["hooks"]["SessionStart"] == [OURS]
 
 
-def test_plugin_hooks_json_declares_the_same_hook() -> None:
-    hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text())
-    assert hooks["hooks"]["SessionStart"] == [OURS]
-    plugin = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
-    assert plugin["name"] == "curator"
-    skill = (ROOT / "skills" / "curator" / "SKILL.md").read_text()
-    assert skill.startswith("---\nname: curator\ndescription: ")
-    for command in ("/curator review", "/curator scan", "/curator calibrate"):
-        assert f"## `{command}`" in skill
+def test_the_plugin_hook_fires_when_the_installed_one_does() -> None:
+    """The plugin runs the same command through its launcher (hooks/session-start.sh),
+    on the same events and with the same timeout."""
+    [group] = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]["SessionStart"]
+    [hook] = group["hooks"]
+    assert group["matcher"] == OURS["matcher"]
+    assert (hook["type"], hook["timeout"]) == ("command", OURS["hooks"][0]["timeout"])
+    launcher = (ROOT / "hooks" / "session-start.sh").read_text()
+    assert '"$candidate" hook session-start' in launcher
 
 
 def test_a_custom_command_is_installed_once(
