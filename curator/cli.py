@@ -17,6 +17,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "curator.commands.calibrate:calibrate_command",
         "Measure the pair sweep against labelled pairs.",
     ),
+    "doctor": (
+        "curator.commands.doctor:doctor",
+        "Show what curator uses here; find the original plugin's settings to move.",
+    ),
     "findings": (
         "curator.commands.findings:findings",
         "List, show, acknowledge, resolve findings.",

@@ -31,8 +31,11 @@ DEFAULTS: dict[str, Any] = {
     "rules": {},
     "rule_paths": [],
     "fail_on": "warning",
-    "cheap": {"budget_ms": 500, "skip_if_session_age_under_seconds": 5},
+    # `enabled: false` turns the session-start scan (cheap) or the LLM sweep (llm) off for
+    # a project without uninstalling anything.
+    "cheap": {"enabled": True, "budget_ms": 500, "skip_if_session_age_under_seconds": 5},
     "llm": {
+        "enabled": True,
         "provider": "auto",
         "model": "claude-haiku-4-5-20251001",
         "interval_days": 7,

@@ -49,7 +49,7 @@ def target_for(
     found: str = "argument",
 ) -> Target:
     """The Target for a store folder: its repository is decided here and nowhere else."""
-    return Target(store, locate_repository(store, config, repo_root, cwd), only, found)
+    return Target(store, locate_repository(store, config, repo_root, cwd, found), only, found)
 
 
 @dataclass(frozen=True)

@@ -192,6 +192,8 @@ class Rule:
     docs: str = ""
     fixable: bool = False
     persist: bool = True  # False: about curator's run, not a memory; never a finding
+    # The finding event's own fields: design field name -> detail key (docs/events.md).
+    event: dict[str, str] = field(default_factory=dict)
     tests: tuple[RuleTest, ...] = ()
 
     def applies_to(self, memory: Memory) -> bool:

@@ -106,11 +106,18 @@ def _find(store: FindingsStore, finding_id: str) -> Finding:
 
 
 def change_status(
-    project: ProjectDir, ids: list[str], status: str, reason: str | None, by: str = "user"
+    project: ProjectDir,
+    ids: list[str],
+    status: str,
+    reason: str | None,
+    by: str = "user",
+    action: str | None = None,
 ) -> list[Finding]:
-    """Set findings to `acknowledged` or `resolved` under the project lock, with events."""
+    """Set findings to `acknowledged` or `resolved` under the project lock, with events.
+    A resolution says how (`action`: prune, edit, reclassify, defer)."""
     from curator.config import load_config
     from curator.findings.events import event_log
+    from curator.findings.payloads import status_payload
 
     changed = []
     with open_store(project) as store:
@@ -120,6 +127,8 @@ def change_status(
                 continue  # a second session acknowledging the same finding changes nothing
             finding.status = status
             finding.resolution = {"by": by, "at": timestamp(), "reason": reason, "status": status}
+            if action is not None:
+                finding.resolution["action"] = action
             store.touch(finding)
             changed.append(finding)
     events = event_log(load_config(None, Path.cwd()))
@@ -127,18 +136,17 @@ def change_status(
         "curator.finding.acknowledged" if status == "acknowledged" else "curator.finding.resolved"
     )
     for finding in changed:
-        events.emit(
-            event,
-            {
-                "finding_id": finding.id,
-                "code": finding.code,
-                "kind": finding.kind,
-                "memory_files": finding.memory_files,
-                "deduped_hash": finding.deduped_hash,
-                "resolution": finding.resolution,
-            },
-        )
+        events.emit(event, status_payload(finding, action if status == "resolved" else None))
     return chosen
+
+
+ACTION = click.option(
+    "--action",
+    type=click.Choice(["prune", "edit", "reclassify", "defer"]),
+    default="edit",
+    show_default=True,
+    help="How it was dealt with (in the resolved event).",
+)
 
 
 def _status_command(name: str, status: str, help_text: str) -> click.Command:
@@ -155,8 +163,10 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
         store_path: Path | None,
         config_path: Path | None,
         output_format: str,
+        action: str | None = None,
     ) -> None:
-        changed = change_status(project_of(store_path, config_path), list(ids), status, reason)
+        project = project_of(store_path, config_path)
+        changed = change_status(project, list(ids), status, reason, action=action)
         if output_format == "json":
             click.echo(json.dumps([f.to_json() for f in changed], indent=2))
             return
@@ -169,4 +179,6 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
 findings.add_command(
     _status_command("ack", "acknowledged", "Acknowledge findings: keep them, stop reporting them.")
 )
-findings.add_command(_status_command("resolve", "resolved", "Mark findings as resolved."))
+findings.add_command(
+    ACTION(_status_command("resolve", "resolved", "Mark findings as resolved."))
+)

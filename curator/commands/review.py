@@ -144,7 +144,9 @@ def act(
         if index_sha is not None or (store / INDEX_NAME).exists():
             expect(store / INDEX_NAME, index_sha)  # prune rewrites the index too
         backup, lines = prune(project, store, rel, shown_sha)
-        change_status(project, [finding.id], "resolved", f"pruned {rel}", by="review")
+        change_status(
+            project, [finding.id], "resolved", f"pruned {rel}", by="review", action="prune"
+        )
         removed = f", removed MEMORY.md line {', '.join(map(str, lines))}" if lines else ""
         click.echo(f"  pruned {rel}{removed} (backup in {backup})")
         return "pruned"
@@ -160,6 +162,10 @@ def act(
     if action == "reclassify":
         new_type = click.prompt("  new type", type=click.Choice(MEMORY_TYPES))
         folder = set_type(project, store, rel, shown_sha, new_type)
-        click.echo(f"  {rel} is now type {new_type} (backup in {folder})")
+        reason = f"{rel} is now type {new_type}"
+        change_status(
+            project, [finding.id], "resolved", reason, by="review", action="reclassify"
+        )
+        click.echo(f"  {reason} (backup in {folder})")
         return "reclassified"
     raise AssertionError(action)

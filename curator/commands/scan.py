@@ -70,7 +70,7 @@ def scan(
         list(config.get("select")) or None,
         list(config.get("extend_select")),
         list(config.get("ignore")),
-        include_llm=not no_llm,
+        include_llm=not no_llm and bool(config.get("llm.enabled")),
     )
     check_prompts([r for r in selected if r.tier == "llm"])
     events = event_log(config)

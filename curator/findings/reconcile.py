@@ -16,6 +16,7 @@ from pathlib import Path
 
 from curator.findings.events import EventLog
 from curator.findings.fingerprint import fingerprint
+from curator.findings.payloads import finding_payload, status_payload
 from curator.findings.project import ProjectDir
 from curator.findings.store import Finding, FindingsStore, new_finding, open_store, timestamp
 from curator.models import Diagnostic, Rule
@@ -46,9 +47,11 @@ def record(
         outcome = _reconcile(store, store_root, list(diagnostics), rules, ran, only)
     if events is not None:
         for finding in outcome.new:
-            events.emit(f"curator.finding.{finding.kind}", _event_payload(finding))
+            rule = rules.get(finding.code)
+            fields = rule.event if rule is not None else None
+            events.emit(f"curator.finding.{finding.kind}", finding_payload(finding, fields))
         for finding in outcome.resolved:
-            events.emit("curator.finding.resolved", _event_payload(finding))
+            events.emit("curator.finding.resolved", status_payload(finding, "auto"))
     return outcome
 
 
@@ -102,6 +105,7 @@ def _reconcile(
             "by": "auto",
             "at": timestamp(),
             "reason": "no longer reproduced by a full run of its rule",
+            "action": "auto",
         }
         store.touch(finding)
         outcome.resolved.append(finding)
@@ -130,17 +134,3 @@ def _relative(path: Path, root: Path) -> str:
 def _jsonable(detail: dict[str, object]) -> dict[str, object]:
     plain: dict[str, object] = json.loads(json.dumps(detail, default=str))
     return plain
-
-
-def _event_payload(finding: Finding) -> dict[str, object]:
-    return {
-        "finding_id": finding.id,
-        "code": finding.code,
-        "kind": finding.kind,
-        "memory_files": finding.memory_files,
-        "message": finding.message,
-        "deduped_hash": finding.deduped_hash,
-        "status": finding.status,
-        "resolution": finding.resolution,
-        "detail": finding.detail,
-    }

@@ -37,6 +37,7 @@ KEYS = {
     "tests": list,
     "fixable": bool,
     "persist": bool,
+    "event": dict,
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
@@ -124,6 +125,10 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         except templates.TemplateError as exc:
             raise fail(f"bad message: {exc}", "message") from None
 
+    event = data.get("event", {})
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in event.items()):
+        raise fail("event maps event field names to detail keys, both strings", "event")
+
     types = None
     applies = data.get("applies_to")
     if applies is not None:
@@ -151,6 +156,7 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         docs=data["docs"].strip(),
         fixable=bool(data.get("fixable", False)),
         persist=bool(data.get("persist", True)),
+        event=dict(event),
         tests=tuple(_tests(data.get("tests", []), lines, fail)),
     )
 

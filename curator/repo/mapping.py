@@ -17,6 +17,9 @@ from pathlib import Path
 from curator.config import Config
 from curator.store import discovery
 
+# How a store was found when the project itself named it: it belongs to that project.
+CONFIGURED_BY_PROJECT = frozenset({"memory_store", "autoMemoryDirectory"})
+
 # Checks that resolve memory text against a repository's files; skipped without one.
 REPOSITORY_CHECKS = frozenset({"paths", "symbols", "mismatch"})
 
@@ -61,14 +64,18 @@ def mapping_for(store: Path, config: Config) -> tuple[bool, Path | None]:
     return False, None
 
 
-def locate_repository(store: Path, config: Config, override: Path | None, cwd: Path) -> RepoChoice:
+def locate_repository(
+    store: Path, config: Config, override: Path | None, cwd: Path, found: str = "argument"
+) -> RepoChoice:
     """The repository for `store`, in order of how explicitly the user said so.
 
     `--repo-root`; config `repositories` (by slug or glob); config `repo_root`; the
-    repository holding the store, unless the store sits in a `projects/<slug>/memory`
-    layout (a dotfiles repository, whose files the memories do not talk about); the
-    current project's repository when the store's slug is that project's slug; the one
-    existing folder the slug names on this machine.
+    current project's repository when the project named the store itself (`found` is
+    `memory_store` or `autoMemoryDirectory`); the repository holding the store, unless
+    the store sits in a `projects/<slug>/memory` layout (a dotfiles repository, whose
+    files the memories do not talk about); the current project's repository when the
+    store's slug is that project's slug; the one existing folder the slug names on this
+    machine.
     """
     if override is not None:
         return RepoChoice(override.resolve())
@@ -82,6 +89,10 @@ def locate_repository(store: Path, config: Config, override: Path | None, cwd: P
     configured = config.path("repo_root")
     if configured is not None:
         return RepoChoice(configured.resolve())
+    if found in CONFIGURED_BY_PROJECT:
+        project = discovery.repo_root(cwd.resolve())
+        if project is not None:
+            return RepoChoice(project)
     slug = store_slug(store)
     if slug is None:
         holder = discovery.repo_root(store)

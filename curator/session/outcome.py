@@ -17,7 +17,7 @@ class ScanReport:
 
     mode: str
     outcome: str  # ok | partial | skipped | error
-    skip_reason: str | None = None  # over_budget | rate_gate | history_pending | None
+    skip_reason: str | None = None  # over_budget | rate_gate | history_pending | disabled
     findings_new: int = 0
     findings_resolved: int = 0
     duration_ms: int = 0

@@ -102,8 +102,14 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
     events = event_log(config, payload.session_id)
     store, repo = target.store, target.repo.root
     project = project_dir(config, repo, store)
-    claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
     events.emit("curator.scan.started", {"mode": "session_start", "store": str(store)})
+    if not config.get("cheap.enabled"):
+        # Turned off for this project: say so in the log, write nothing, point at nothing.
+        report = ScanReport(mode="session_start", outcome="skipped", skip_reason="disabled")
+        report.duration_ms = round((time.monotonic() - started) * 1000)
+        events.emit("curator.scan.complete", report.payload(store))
+        return hook_output(None)
+    claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
     if not claimed:
         report = ScanReport(mode="session_start", outcome="skipped", skip_reason="rate_gate")
         report.open = findings.load(project).sorted("open")
@@ -259,8 +265,10 @@ def _bounded_reading(rule: Any) -> Any:
 
 
 def llm_sweep_due(config: Config, project: ProjectDir, rules: list[Any]) -> bool:
-    """An `llm`-tier rule exists, a provider can answer, and no sweep finished within
-    `llm.interval_days`."""
+    """The LLM tier is enabled, an `llm`-tier rule exists, a provider can answer, and no
+    sweep finished within `llm.interval_days`."""
+    if not config.get("llm.enabled"):
+        return False
     if not any(getattr(r, "tier", None) == "llm" for r in rules):
         return False
     from curator.llm.gate import sweep_due

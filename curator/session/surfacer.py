@@ -11,12 +11,13 @@ REVIEW_HINT = "Review with `/curator review`."
 
 
 def pointer(findings: Iterable[Finding], max_chars: int, skip_when_zero: bool) -> str | None:
-    """``Curator: 3 open findings (2 broken_index, 1 contradiction). Review with …``
+    """``Curator: 3 open findings (2 path-broken, 1 contradiction). Review with …``
 
-    Kinds are listed most frequent first; the ones that do not fit in `max_chars` are
-    summarised as `+N more`. None when there is nothing to say.
+    Kinds are listed most frequent first, spelled with hyphens as the ecosystem's
+    pointer spells them; the ones that do not fit in `max_chars` are summarised as
+    `+N more`. None when there is nothing to say.
     """
-    counts = Counter(f.kind for f in findings if f.status == "open")
+    counts = Counter(f.kind.replace("_", "-") for f in findings if f.status == "open")
     total = sum(counts.values())
     if total == 0:
         return None if skip_when_zero else "Curator: 0 open findings."

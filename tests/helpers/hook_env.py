@@ -14,7 +14,7 @@ from tests.conftest import Run, memory, write_files
 FREEZE = memory("Merge freeze begins 2026-03-05.\n", name="freeze")
 INDEX = "# Memory\n- [Freeze](freeze.md) — the merge freeze\n- [Gone](gone.md) — removed\n"
 POINTER = (
-    "Curator: 2 open findings (1 broken_index, 1 date_decayed). Review with `/curator review`."
+    "Curator: 2 open findings (1 broken-index, 1 date-decayed). Review with `/curator review`."
 )
 
 

@@ -107,7 +107,7 @@ def test_acknowledged_finding_stays_acknowledged(env: Env) -> None:
 
     run = env.hook()
     context = run.json()["hookSpecificOutput"]["additionalContext"]
-    assert context == "Curator: 1 open finding (1 date_decayed). Review with `/curator review`."
+    assert context == "Curator: 1 open finding (1 date-decayed). Review with `/curator review`."
     again = {f["id"]: f for f in env.findings()}
     assert len(again) == 2
     assert again[broken["id"]]["status"] == "acknowledged"
@@ -123,7 +123,7 @@ def test_removing_the_dead_reference_resolves_its_finding(env: Env) -> None:
 
     run = env.hook()
     assert run.json()["hookSpecificOutput"]["additionalContext"] == (
-        "Curator: 1 open finding (1 date_decayed). Review with `/curator review`."
+        "Curator: 1 open finding (1 date-decayed). Review with `/curator review`."
     )
     resolved = {f["id"]: f for f in env.findings()}[broken["id"]]
     assert resolved["status"] == "resolved"
@@ -167,7 +167,7 @@ def test_pointer_length_and_skip_when_zero(env: Env) -> None:
     context = env.hook().json()["hookSpecificOutput"]["additionalContext"]
     assert (
         context
-        == "Curator: 2 open findings (1 broken_index, +1 more). Review with `/curator review`."
+        == "Curator: 2 open findings (1 broken-index, +1 more). Review with `/curator review`."
     )
 
     write_files(env.store, {"MEMORY.md": "- [Freeze](freeze.md) — f\n", "freeze.md": memory()})
