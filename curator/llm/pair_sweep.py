@@ -23,6 +23,7 @@ from curator.models import Memory, Rule
 PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
     "group_size": 10,
+    "max_groups_per_memory": 3,
     "verdict": "contradict",
     "max_body_chars": 3000,
 }
@@ -90,6 +91,11 @@ def prompt_values(
     }
 
 
+def group_params(params: dict[str, Any]) -> tuple[int, int]:
+    """(group_size, max_groups_per_memory) from a pair rule's params."""
+    return int(params["group_size"]), int(params["max_groups_per_memory"])
+
+
 def _memo_key(rule: Rule) -> str:
     params = {k: v for k, v in rule.params.items() if k != "verdict"}
     blob = json.dumps([rule.prompt, params, rule.applies_to_types], sort_keys=True, default=str)
@@ -111,7 +117,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     memories = list(ctx.memories(rule))
     found = candidates(memories, rule.params)
     result.candidates = found.stats
-    groups = plan_groups(found.ranked, int(rule.params["group_size"]))
+    groups = plan_groups(found.ranked, *group_params(rule.params))
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     if ctx.config.get("llm.batch"):
