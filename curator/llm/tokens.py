@@ -17,7 +17,7 @@ or the opposite thing, still share a token.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -35,7 +35,7 @@ class Lexicon:
     """What the tokenizer needs from the rule's params."""
 
     stopwords: frozenset[str] = frozenset()
-    concepts: tuple[tuple[str, str], ...] = ()  # (stemmed word, concept token)
+    concepts: dict[str, str] = field(default_factory=dict)  # stemmed word -> concept token
     cjk_concepts: tuple[tuple[str, str], ...] = ()  # (CJK word, concept token)
     compound_min: int = 0  # split words at least this long; 0: never
 
@@ -58,7 +58,7 @@ def lexicon(params: dict[str, Any]) -> Lexicon:
                 words.setdefault(stem(folded), token)
     return Lexicon(
         stopwords=stopwords,
-        concepts=tuple(words.items()),
+        concepts=words,
         cjk_concepts=tuple(cjk),
         compound_min=int(params.get("compound_min_length", 0)),
     )
@@ -87,7 +87,6 @@ def stem(word: str) -> str:
 
 def tokens(text: str, lex: Lexicon) -> list[str]:
     """The tokens of one text, in order; concept words become their concept token."""
-    concepts = dict(lex.concepts)
     out: list[str] = []
     for raw in _WORD.findall(_MARKUP.sub(" ", text)):
         word = raw.casefold()
@@ -100,7 +99,7 @@ def tokens(text: str, lex: Lexicon) -> list[str]:
             if len(piece) < 2 or piece in lex.stopwords or piece.isdigit():
                 continue
             stemmed = stem(piece)
-            out.append(concepts.get(stemmed, stemmed))
+            out.append(lex.concepts.get(stemmed, stemmed))
     return out
 
 
@@ -116,7 +115,7 @@ def compound_parts(bags: Sequence[dict[str, float]], lex: Lexicon) -> list[dict[
     if lex.compound_min <= 0:
         return list(bags)
     known = {t: t for bag in bags for t in bag if len(t) >= 4 and not t.startswith(CONCEPT)}
-    known.update((word, token) for word, token in lex.concepts if len(word) >= 4)
+    known.update((word, token) for word, token in lex.concepts.items() if len(word) >= 4)
     out = []
     for bag in bags:
         merged = dict(bag)
