@@ -131,7 +131,7 @@ class ClaudeCliProvider:
         """The command line for one question; writes the sign-in settings into `folder`."""
         auth = folder / "auth-settings.json"
         auth.write_text(json.dumps(auth_settings(claude_config_dir())), encoding="utf-8")
-        auth.chmod(0o600)  # it may hold the user's sign-in env
+        auth.chmod(0o600)  # it may hold the sign-in env; the folder itself is 0700 (mkdtemp)
         argv = [self.command, "-p", "--model", request.model, "--output-format", "json"]
         if self.info.structured:
             argv += [STRUCTURED_SWITCH, json.dumps(request.schema)]
