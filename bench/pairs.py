@@ -1,10 +1,11 @@
 """Pair-candidate generation on synthetic stores: time, pairs scored, requests planned.
 
-    python bench/pairs.py [--sizes 2000,10000] [--seed 7]
+    python bench/pairs.py [--sizes 100,500,1000,2000,10000] [--seed 7]
 
 Each synthetic memory picks a topic (one per ~20 memories) and mixes topic words with
 words from a Zipf-distributed shared vocabulary, so common words are really common.
-The figure that matters is `pairs scored` against the N² / 2 a naive sweep would score.
+The figures that matter: `pairs scored` against the N² / 2 a naive sweep would score,
+and the requests a full sweep makes, per memory and at most per memory.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from curator.interpreter.rulebook import load_rules
 from curator.llm.grouping import plan_groups
+from curator.llm.pair_sweep import group_params
 from curator.llm.similarity import candidates
 from curator.store.reading import read_store
 
@@ -57,8 +60,9 @@ def measure(n: int, seed: int) -> dict[str, object]:
         start = time.perf_counter()
         found = candidates(store.memories, rule.params)
         middle = time.perf_counter()
-        groups = plan_groups(found.ranked, int(rule.params["group_size"]))
+        groups = plan_groups(found.ranked, *group_params(rule.params))
         end = time.perf_counter()
+    appearances = Counter(m.rel for g in groups for m in g.members)
     return {
         "memories": n,
         "candidate_seconds": round(middle - start, 3),
@@ -67,13 +71,15 @@ def measure(n: int, seed: int) -> dict[str, object]:
         "all_pairs": n * (n - 1) // 2,
         "ranked_candidates": len(found.ranked),
         "requests_planned": len(groups),
+        "requests_per_memory": round(len(groups) / n, 3),
+        "most_requests_one_memory_is_in": max(appearances.values(), default=0),
         "skipped_common_tokens": found.stats.skipped_common_tokens,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="2000,10000")
+    parser.add_argument("--sizes", default="100,500,1000,2000,10000")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     for n in (int(s) for s in args.sizes.split(",")):
@@ -82,7 +88,9 @@ def main() -> None:
         print(
             f"{n:>6} memories: candidates in {row['candidate_seconds']:.2f}s "
             f"(+{row['grouping_seconds']:.2f}s grouping), {row['pairs_scored']:,} pairs scored "
-            f"of {row['all_pairs']:,} ({share:.2%}), {row['requests_planned']} requests planned"
+            f"of {row['all_pairs']:,} ({share:.2%}), {row['requests_planned']} requests planned "
+            f"({row['requests_per_memory']} per memory; one memory is in at most "
+            f"{row['most_requests_one_memory_is_in']})"
         )
         print(json.dumps(row))
 

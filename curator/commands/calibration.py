@@ -119,8 +119,9 @@ def calibrate(
         store = read_store(root)
         found = candidates(store.memories, rule.params)
         result.pairs_examined = found.stats.pairs_examined
-        plans = {size: plan_groups(found.ranked, size) for size in GROUP_SIZES}
-        plans[result.group_size] = plan_groups(found.ranked, result.group_size)
+        cap = int(rule.params["max_groups_per_memory"])
+        plans = {size: plan_groups(found.ranked, size, cap) for size in GROUP_SIZES}
+        plans[result.group_size] = plan_groups(found.ranked, result.group_size, cap)
         groups = plans[result.group_size]
         result.requests_planned = len(groups)
         covered = _coverage(groups, budget)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from curator.llm.providers import MalformedAnswer
+from curator.llm.question import MalformedAnswer
 from curator.models import MEMORY_TYPES
 
 VERDICTS = ("contradict", "complement", "redundant", "unrelated")

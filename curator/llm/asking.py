@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 from curator.config import Config
 from curator.llm.cache import VerdictCache, cache_dir, cache_key
-from curator.llm.providers import MalformedAnswer, Provider, ProviderError, Request, choose
+from curator.llm.providers import Provider, choose
+from curator.llm.question import MalformedAnswer, ProviderError, Request
 
 T = TypeVar("T")
 Item = TypeVar("Item")
@@ -95,7 +96,7 @@ class Asker:
         for request, hashes, validate in items:
             if len(pending) >= room:
                 break
-            key = cache_key(request.model, request.prompt, request.schema, hashes)
+            key = cache_key(request, hashes)
             if key in self._memory or key in pending:
                 continue
             if self.cache is not None and self.cache.has(key):
@@ -137,7 +138,7 @@ class Asker:
         hits are free, so a re-sweep walks past what it already knows.
         """
         self.stats.questions += 1
-        key = cache_key(request.model, request.prompt, request.schema, body_hashes)
+        key = cache_key(request, body_hashes)
         cached = self._memory.get(key)
         if cached is None and self.cache is not None:
             cached = self.cache.get(key)

@@ -1,6 +1,7 @@
 """The verdict cache: one JSON file per answered question, keyed by what the answer
-depends on (model, the prompt's hash, the memories' body hashes), so re-sweeping an
-unchanged store asks nothing. Only validated answers are stored."""
+depends on (model, the hash of instructions, prompt and schema, the memories' body
+hashes), so re-sweeping an unchanged store asks nothing. Only validated answers are
+stored."""
 
 from __future__ import annotations
 
@@ -13,15 +14,18 @@ from typing import Any
 from curator.config import Config
 from curator.findings import onlooker
 from curator.hashing import sha256_text
+from curator.llm.question import Request
 
 
 def cache_dir(config: Config) -> Path:
     return onlooker.cache_dir(config) / "verdicts"
 
 
-def cache_key(model: str, prompt: str, schema: dict[str, Any], body_hashes: list[str]) -> str:
-    prompt_hash = sha256_text(prompt + json.dumps(schema, sort_keys=True))
-    return sha256_text(json.dumps([model, prompt_hash, body_hashes]))
+def cache_key(request: Request, body_hashes: list[str]) -> str:
+    """What an answer depends on: the model, the judge's instructions, the prompt, the
+    schema, and the bodies of the memories asked about."""
+    asked = request.system + "\n" + request.prompt + json.dumps(request.schema, sort_keys=True)
+    return sha256_text(json.dumps([request.model, sha256_text(asked), body_hashes]))
 
 
 class VerdictCache:

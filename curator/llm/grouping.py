@@ -1,15 +1,20 @@
-"""Plan the pair sweep's requests: topical groups first, then the best pairs between groups.
+"""Plan the pair sweep's requests: dense topical groups that cover the best pairs.
 
-Real contradictions share few words, so the single best pairs of a store are mostly
-near-duplicates. Measured on the labelled pairs (docs/llm.md), asking about a topical
-group of up to `group_size` memories in one request covers far more of the pairs that
-matter than the same number of one-pair requests. Groups are grown from the ranked
-candidates, strongest link first, never past `group_size` (single linkage with a cap).
-Requests left in the budget go to the best candidate pairs no group covers.
+Real contradictions share few words, so a memory's true partner is often only its
+fourth or sixth neighbour; asking pair by pair would spend the budget on the few best.
+One request instead judges every pair inside a group of up to `group_size` memories.
+Groups are grown greedily: start from the best candidate pair no request covers yet,
+then add, one at a time, the memory with the most uncovered candidate weight to the
+members so far, until the group is full or nothing links to it. Every candidate pair
+inside it is then covered; the next group starts from the best pair left. A memory
+joins at most `max_groups_per_memory` groups, so no memory's text is sent more often
+than that. Requests come out in order, most promising first, so a budget cut keeps the
+best of them.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from curator.llm.similarity import Candidate
@@ -33,34 +38,57 @@ class Group:
         return a in rels and b in rels
 
 
-def plan_groups(ranked: list[Candidate], group_size: int) -> list[Group]:
-    """Every request the sweep could make, most promising first."""
-    root: dict[str, str] = {}
-    members: dict[str, list[Memory]] = {}
-    best: dict[str, float] = {}
-
-    def find(rel: str) -> str:
-        while root.get(rel, rel) != rel:
-            rel = root[rel]
-        return rel
-
+def plan_groups(
+    ranked: list[Candidate], group_size: int, max_groups_per_memory: int = 0
+) -> list[Group]:
+    """Every request the sweep could make, most promising first. `max_groups_per_memory`
+    0 means no cap."""
+    size = max(2, group_size)
+    cap = max_groups_per_memory if max_groups_per_memory > 0 else len(ranked) + 1
+    memory: dict[str, Memory] = {}
+    links: dict[str, dict[str, float]] = defaultdict(dict)
     for c in ranked:
-        ra, rb = find(c.a.rel), find(c.b.rel)
-        if ra == rb:
-            continue
-        ga, gb = members.get(ra, [c.a]), members.get(rb, [c.b])
-        if len(ga) + len(gb) > max(2, group_size):
-            continue
-        root[rb] = ra
-        members[ra] = ga + gb
-        members.pop(rb, None)
-        best[ra] = max(best.get(ra, 0.0), best.pop(rb, 0.0), c.score)
-
-    groups = [
-        Group(tuple(sorted(ms, key=lambda m: m.rel)), best[key]) for key, ms in members.items()
-    ]
-    groups.sort(key=lambda g: (-g.score, g.members[0].rel))
+        memory[c.a.rel], memory[c.b.rel] = c.a, c.b
+        links[c.a.rel][c.b.rel] = links[c.b.rel][c.a.rel] = c.score
+    open_pairs = {_key(c.a.rel, c.b.rel) for c in ranked}
+    joined: dict[str, int] = defaultdict(int)
+    groups: list[Group] = []
     for c in ranked:
-        if find(c.a.rel) != find(c.b.rel):
-            groups.append(Group(tuple(sorted((c.a, c.b), key=lambda m: m.rel)), c.score))
+        if _key(c.a.rel, c.b.rel) not in open_pairs:
+            continue
+        if joined[c.a.rel] >= cap or joined[c.b.rel] >= cap:
+            open_pairs.discard(_key(c.a.rel, c.b.rel))  # both ends are spent
+            continue
+        members = _grow([c.a.rel, c.b.rel], size, links, open_pairs, joined, cap)
+        for i, a in enumerate(members):
+            joined[a] += 1
+            for b in members[i + 1 :]:
+                open_pairs.discard(_key(a, b))
+        ordered = tuple(sorted((memory[m] for m in members), key=lambda m: m.rel))
+        groups.append(Group(ordered, c.score))
     return groups
+
+
+def _grow(
+    members: list[str],
+    size: int,
+    links: dict[str, dict[str, float]],
+    open_pairs: set[tuple[str, str]],
+    joined: dict[str, int],
+    cap: int,
+) -> list[str]:
+    """Add the best-linked memory until the group is full or nothing links to it."""
+    while len(members) < size:
+        gain: dict[str, float] = defaultdict(float)
+        for m in members:
+            for other, score in links[m].items():
+                if other not in members and joined[other] < cap and _key(m, other) in open_pairs:
+                    gain[other] += score
+        if not gain:
+            break
+        members.append(max(gain.items(), key=lambda item: (item[1], item[0]))[0])
+    return members
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)

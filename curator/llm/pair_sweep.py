@@ -15,7 +15,7 @@ from curator.hashing import sha256_text
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
 from curator.llm.grouping import Group, plan_groups
-from curator.llm.providers import Request
+from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.llm.similarity import CandidateStats, candidates
 from curator.models import Memory, Rule
@@ -23,8 +23,10 @@ from curator.models import Memory, Rule
 PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
     "group_size": 10,
+    "max_groups_per_memory": 3,
     "verdict": "contradict",
     "max_body_chars": 3000,
+    "system_prompt": "",
 }
 # Enough room for a group's verdicts with one-line rationales; a cut-off answer fails
 # validation and is retried like any malformed one.
@@ -72,7 +74,11 @@ def prompt_values(
 ) -> dict[str, Any]:
     """What a prompt template sees: `memories` (number, file, name, description, type,
     body; memory text escaped so it cannot close its block), `count`, and `exhaustive`
-    (true when every pair's verdict is wanted: calibration)."""
+    (true when every pair's verdict is wanted: calibration).
+
+    The one place memory text enters a prompt, for the pair sweep and for the
+    single-memory questions (`checks/llm.py`) alike: anything that must change memory
+    text before it leaves the machine belongs here."""
     return {
         "memories": [
             {
@@ -88,6 +94,11 @@ def prompt_values(
         "count": len(members),
         "exhaustive": exhaustive,
     }
+
+
+def group_params(params: dict[str, Any]) -> tuple[int, int]:
+    """(group_size, max_groups_per_memory) from a pair rule's params."""
+    return int(params["group_size"]), int(params["max_groups_per_memory"])
 
 
 def _memo_key(rule: Rule) -> str:
@@ -111,7 +122,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     memories = list(ctx.memories(rule))
     found = candidates(memories, rule.params)
     result.candidates = found.stats
-    groups = plan_groups(found.ranked, int(rule.params["group_size"]))
+    groups = plan_groups(found.ranked, *group_params(rule.params))
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     if ctx.config.get("llm.batch"):
@@ -142,6 +153,7 @@ def _question(
         tool=GROUP_TOOL,
         schema=GROUP_SCHEMA,
         max_tokens=GROUP_MAX_TOKENS,
+        system=str(rule.params["system_prompt"]).strip(),
     )
     size = len(group.members)
     return request, [body_hash(m) for m in group.members], lambda raw: pair_verdicts(raw, size)

@@ -1,43 +1,21 @@
-"""Who answers: the Anthropic API, the `claude -p` CLI, or nobody.
+"""Who answers: the Anthropic API, the `claude -p` CLI (`curator.llm.claude_cli`), or
+nobody.
 
 A provider takes one `Request` and returns the model's answer as a JSON value, or raises
-`ProviderError` (transport: timeouts, 429, 5xx, a crashed CLI) or `MalformedAnswer` (the
-model answered, but not with one JSON object). Neither ever escapes a sweep.
+`ProviderError` or `MalformedAnswer` (`curator.llm.question`). Neither ever escapes a
+sweep.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from curator.config import Config
+from curator.llm.question import MalformedAnswer, ProviderError, Request
 
 PROVIDERS = ("auto", "anthropic", "claude-cli", "none")
-_FENCE_OPEN = ("```json", "```JSON", "```")
-CLI_QUERY = "Do what the input asks. Reply with the JSON object only."
-
-
-class ProviderError(Exception):
-    """The request did not get an answer (network, timeout, rate limit, server error)."""
-
-
-class MalformedAnswer(Exception):
-    """The model answered with something that is not the JSON object asked for."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """One question: the prompt, and the JSON schema the answer must fit."""
-
-    model: str
-    prompt: str
-    tool: str  # the tool name the answer is "called" with
-    schema: dict[str, Any]
-    max_tokens: int = 1024
 
 
 class Provider(Protocol):
@@ -128,7 +106,9 @@ class AnthropicProvider:
 
 def _params(request: Request) -> dict[str, Any]:
     """Messages API parameters: one forced tool whose strict input schema is the answer."""
+    system = {"system": request.system} if request.system else {}
     return {
+        **system,
         "model": request.model,
         "max_tokens": request.max_tokens,
         "messages": [{"role": "user", "content": request.prompt}],
@@ -149,43 +129,6 @@ def _tool_input(message: Any, request: Request) -> Any:
         if block.type == "tool_use" and block.name == request.tool:
             return block.input
     raise MalformedAnswer("the answer has no tool_use block")
-
-
-class ClaudeCliProvider:
-    """`claude -p` for subscription users; CURATOR_NESTED=1 keeps curator's hook quiet."""
-
-    name = "claude-cli"
-
-    def __init__(self, config: Config, command: str | None = None) -> None:
-        self.command = command or str(config.get("llm.claude_command"))
-        self.timeout = float(config.get("llm.timeout_seconds"))
-
-    def ask(self, request: Request) -> Any:
-        prompt = (
-            f"{request.prompt}\n\nAnswer with one JSON object and nothing else. It must "
-            f"match this JSON schema:\n{json.dumps(request.schema)}\n"
-        )
-        env = {**os.environ, "CURATOR_NESTED": "1"}
-        try:
-            done = subprocess.run(
-                # the documented `cat input | claude -p "query"` form: the prompt, memories
-                # included, goes on stdin (no argv length limit), the query says what to do
-                [self.command, "-p", CLI_QUERY, "--model", request.model],
-                input=prompt,
-                capture_output=True,
-                text=True,
-                timeout=self.timeout,
-                env=env,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise ProviderError(f"`{self.command} -p` timed out after {self.timeout:g}s") from None
-        except OSError as exc:
-            raise ProviderError(f"cannot run `{self.command}`: {exc.strerror or exc}") from None
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
-            raise ProviderError(f"`{self.command} -p` exited {done.returncode}: {last}")
-        return parse_json_text(done.stdout)
 
 
 class NoProvider:
@@ -209,19 +152,6 @@ class CannedProvider:
         if not self.answers:
             raise ProviderError("no canned answer")
         return self.answers[min(len(self.requests), len(self.answers)) - 1]
-
-
-def parse_json_text(text: str) -> Any:
-    """One JSON object from a model's text answer, a ``` fence around it allowed."""
-    body = text.strip()
-    for opener in _FENCE_OPEN:
-        if body.startswith(opener) and body.endswith("```") and len(body) > len(opener) + 3:
-            body = body[len(opener) : -3].strip()
-            break
-    try:
-        return json.loads(body)
-    except ValueError:
-        raise MalformedAnswer("the answer is not JSON") from None
 
 
 def available(config: Config) -> str | None:
@@ -252,6 +182,8 @@ def _choose(config: Config, wanted: str) -> tuple[Provider, str | None]:
     if wanted == "anthropic":
         return AnthropicProvider(config), None
     if wanted == "claude-cli":
+        from curator.llm.claude_cli import ClaudeCliProvider
+
         return ClaudeCliProvider(config), None
     if wanted == "none":
         return NoProvider(), None
@@ -259,6 +191,8 @@ def _choose(config: Config, wanted: str) -> tuple[Provider, str | None]:
         return AnthropicProvider(config), "llm.provider auto: using the Anthropic API"
     command = str(config.get("llm.claude_command"))
     if shutil.which(command):
+        from curator.llm.claude_cli import ClaudeCliProvider
+
         return ClaudeCliProvider(config), f"llm.provider auto: using `{command} -p`"
     return NoProvider(), (
         "llm.provider auto: no ANTHROPIC_API_KEY and no `claude` on PATH; LLM rules skipped"

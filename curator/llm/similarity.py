@@ -1,13 +1,14 @@
 """Pair candidates for the LLM sweep: which memories are worth asking a model about.
 
-Every memory becomes a TF-IDF vector over its name, description and body (Unicode words,
-lowercased, stopwords out, CJK as character bigrams), cut to its `top_k` heaviest tokens.
-Pairs are found through an inverted index over those tokens: only memories that share an
-indexed token are ever scored, tokens held by more than `max_df` of the store are not
-indexed, and each memory keeps its `per_memory` best neighbours. A pair's score is the
-cosine of the two vectors, times `same_type_boost` when both have the same type and
-`marker_boost` when one says always/prefer and the other never/avoid. Markers boost; they
-never gate: real contradictions rarely carry them.
+Every memory becomes a TF-IDF vector over its name, description and body (the tokens of
+`curator.llm.tokens`: words, identifier parts, concept tokens), name and description
+weighted above the body, cut to its `top_k` heaviest tokens. Pairs are found through an
+inverted index over those tokens: only memories that share an indexed token are ever
+scored, tokens held by more than `max_df` of the store are not indexed, and each memory
+keeps its `per_memory` best neighbours. A pair's score is the cosine of the two vectors,
+times `same_type_boost` when both have the same type and `marker_boost` when one says
+always/prefer and the other never/avoid. Markers boost; they never gate: real
+contradictions rarely carry them.
 """
 
 from __future__ import annotations
@@ -17,37 +18,15 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import regex
 
+from curator.llm.tokens import Lexicon, compound_parts, lexicon, tokens
 from curator.models import Memory
 
-# English plus the commonest German and Spanish function words; memories mix languages.
-_STOPWORD_TEXT = """
-a about above after again against all also am an and any are as at be because been
-before being below between both but by can could did do does doing down during each
-few for from further had has have having he her here hers him his how i if in into is
-it its itself just me more most my no nor not now of off on once only or other our
-ours out over own same she should so some such than that the their theirs them then
-there these they this those through to too under until up very was we were what when
-where which while who whom why will with would you your yours e.g i.e etc via per
-apply how why
-der die das den dem des ein eine einen einem einer und oder aber nicht ist sind war
-wird werden mit von zu zum zur auf für fur im in an am bei als auch wie wenn dass so
-es er sie wir ihr ich du noch nur schon sich kein keine
-el la los las un una unos unas y o pero no es son está están con por para de del al
-en que se lo le les su sus como más muy ya si
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-POSITIVE = ("always", "prefer", "use", "do", "must", "should", "immer", "siempre", "usar")
-NEGATIVE = ("never", "avoid", "don't", "do not", "dont", "stop", "no longer", "nie", "nunca")
-
-_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_']*")
-_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
-_MARKUP = regex.compile(r"\*\*(?:why|how to apply):\*\*", regex.IGNORECASE)
-
+# The schema of the candidate params and neutral defaults; the values, word lists
+# included, are set in the pair rules' YAML (rules/semantics/contradiction.yaml).
 DEFAULTS: dict[str, Any] = {
     "top_k": 32,
     "max_df": 0.05,
@@ -58,48 +37,14 @@ DEFAULTS: dict[str, Any] = {
     "min_score": 0.02,
     "name_weight": 2.0,
     "description_weight": 1.5,
-    "same_type_boost": 1.15,
-    "marker_boost": 1.2,
-    "positive_markers": list(POSITIVE),
-    "negative_markers": list(NEGATIVE),
-    "stopwords": [],
+    "same_type_boost": 1.0,
+    "marker_boost": 1.0,
+    "positive_markers": [],
+    "negative_markers": [],
+    "stopwords": {},
+    "concepts": [],
+    "compound_min_length": 0,
 }
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    """A light, consistent English suffix strip ('stores', 'stored', 'store' -> 'stor');
-    not a real stemmer, just enough that inflections of one word meet."""
-    if len(word) <= 3 or not word.isascii():
-        return word
-    if word.endswith("ies"):
-        word = word[:-3] + "y"
-    elif (word.endswith("es") and word[-3] in "sxz") or word.endswith(("ches", "shes")):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word
-
-
-def tokens(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """Normalized tokens: casefolded Unicode words minus stopwords; CJK runs as bigrams."""
-    out: list[str] = []
-    for word in _WORD.findall(_MARKUP.sub(" ", text).casefold()):
-        if _CJK.search(word):
-            for run in _CJK.findall(word):
-                out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-            continue
-        word = word.strip("'_")
-        if len(word) < 2 or word in stopwords or word.isdigit():
-            continue
-        out.append(_stem(word))
-    return out
 
 
 @dataclass(frozen=True)
@@ -135,8 +80,12 @@ def _marker_pattern(words: Sequence[str]) -> Any:
     return regex.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
 
 
+def _text(memory: Memory) -> str:
+    return "\n".join((memory.name or "", memory.description or "", memory.body()))
+
+
 def _vectors(
-    memories: Sequence[Memory], params: dict[str, Any], stopwords: frozenset[str]
+    memories: Sequence[Memory], params: dict[str, Any], lex: Lexicon
 ) -> list[dict[str, float]]:
     counts: list[dict[str, float]] = []  # weighted term counts (a name word counts 2.0)
     for m in memories:
@@ -146,9 +95,10 @@ def _vectors(
             (m.description or "", params["description_weight"]),
             (m.body(), 1.0),
         ):
-            for token in tokens(text, stopwords):
+            for token in tokens(text, lex):
                 bag[token] += weight
         counts.append(bag)
+    counts = compound_parts(counts, lex)
     df: Counter[str] = Counter()
     for bag in counts:
         df.update(bag.keys())
@@ -167,9 +117,8 @@ def _vectors(
 def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates:
     """Rank pairs of memories by similarity without scoring every pair."""
     params = params_with_defaults(params)
-    stopwords = STOPWORDS | frozenset(w.casefold() for w in params["stopwords"])
     result = Candidates(stats=CandidateStats(memories=len(memories)))
-    vectors = _vectors(memories, params, stopwords)
+    vectors = _vectors(memories, params, lexicon(params))
     postings: dict[str, list[int]] = defaultdict(list)
     for i, vector in enumerate(vectors):
         for token in vector:
@@ -183,8 +132,9 @@ def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates
 
     has_positive = _marker_pattern(params["positive_markers"]).search
     has_negative = _marker_pattern(params["negative_markers"]).search
-    positive = [bool(has_positive(m.body().casefold())) for m in memories]
-    negative = [bool(has_negative(m.body().casefold())) for m in memories]
+    texts = [_text(m).casefold() for m in memories]
+    positive = [bool(has_positive(text)) for text in texts]
+    negative = [bool(has_negative(text)) for text in texts]
     types = [m.type for m in memories]
     best: dict[tuple[int, int], float] = {}
     examined = 0

@@ -1,9 +1,15 @@
-"""A fake Anthropic Messages API on 127.0.0.1 for tests that drive the real SDK.
+"""A fake Anthropic Messages API on 127.0.0.1 for tests that drive the real SDK and the
+real Claude Code CLI.
 
 It records every request (path, headers, JSON body) and answers from a script: a list of
 steps consumed in order (a status code to fail with, a raw body, a delay past the
-client's timeout), then the `answer` function, which builds a tool_use message from the
-request. The default answer judges pairs from a table keyed by memory file names.
+client's timeout, an exact answer), then the `answer` function, which builds the answer
+from the request. The default answer judges pairs from a table keyed by memory file
+names, and memory types from another.
+
+The SDK asks with a forced tool (`tool_choice`) and gets a JSON message. The CLI streams
+(`"stream": true`) and gets server-sent events: with `--json-schema` it offers a
+`StructuredOutput` tool and the answer is a call of it; without, the answer is text.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+STRUCTURED = "StructuredOutput"  # the tool the CLI offers for --json-schema
 MEMORY_TAG = re.compile(r'<memory number="(\d+)" file="([^"]+)"')
 SINGLE_TAG = re.compile(r'<memory file="([^"]+)"')
 
@@ -30,6 +37,7 @@ class Step:
     body: str | None = None
     delay: float = 0.0
     tool_input: Any = None  # a 200 whose tool_use input is exactly this
+    text: str | None = None  # a 200 whose answer is this text, with no tool call
 
 
 @dataclass
@@ -54,9 +62,8 @@ class FakeMessagesAPI:
         return len(self.requests)
 
     def default_answer(self, body: dict[str, Any]) -> Any:
-        prompt = body["messages"][0]["content"]
-        tool = body["tool_choice"]["name"]
-        if tool == "record_memory_type":
+        prompt = prompt_text(body)
+        if "<memory number=" not in prompt:
             file = SINGLE_TAG.search(prompt)
             kind, confidence = self.types.get(file.group(1) if file else "", ("project", 0.9))
             return {"type": kind, "confidence": confidence, "rationale": "fake judgement"}
@@ -73,37 +80,84 @@ class FakeMessagesAPI:
         return {"pairs": pairs}
 
     def respond(self, body: dict[str, Any]) -> Step:
+        """The step that answers this request: scripted, else `answer`'s value."""
         if self.script:
             step = self.script.pop(0)
             if step.status != 200 or step.body is not None or step.delay:
                 return step
-            if step.tool_input is not None:
-                return Step(body=message(body, step.tool_input))
-        value = (self.answer or self.default_answer)(body)
-        return Step(body=message(body, value))
+            if step.tool_input is not None or step.text is not None:
+                return step
+        return Step(tool_input=(self.answer or self.default_answer)(body))
+
+    def messages(self) -> list[dict[str, Any]]:
+        """The bodies of the Messages requests received, in order."""
+        return [r["body"] for r in self.requests if r["path"].split("?")[0] == "/v1/messages"]
 
 
-def message(request: dict[str, Any], tool_input: Any) -> str:
-    """A Messages API response whose only content block is a tool_use."""
-    return json.dumps(
+def prompt_text(body: dict[str, Any]) -> str:
+    """The text of the first user message (a string, or text blocks)."""
+    content = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content if b.get("type") == "text")
+
+
+def answer_tool(body: dict[str, Any]) -> str | None:
+    """The tool an answer is a call of: the SDK's forced tool, or the CLI's
+    StructuredOutput; None when the request wants text."""
+    forced = body.get("tool_choice", {}).get("name")
+    if forced:
+        return str(forced)
+    names = [t.get("name") for t in body.get("tools", [])]
+    return STRUCTURED if STRUCTURED in names else None
+
+
+def message(request: dict[str, Any], step: Step) -> dict[str, Any]:
+    """A Messages API response: one tool_use block with the step's input, or (when the
+    step has text, or the request offers no answer tool) one text block."""
+    tool = answer_tool(request)
+    if step.text is not None or tool is None:
+        text = step.text if step.text is not None else json.dumps(step.tool_input)
+        content: dict[str, Any] = {"type": "text", "text": text}
+        stop = "end_turn"
+    else:
+        content = {"type": "tool_use", "id": "toolu_fake", "name": tool, "input": step.tool_input}
+        stop = "tool_use"
+    return {
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": request.get("model", "fake"),
+        "content": [content],
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
+
+
+def events(reply: dict[str, Any]) -> bytes:
+    """The same message as server-sent events, the way the API streams it."""
+    block = reply["content"][0]
+    if block["type"] == "tool_use":
+        start_block = {**block, "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+    else:
+        start_block = {"type": "text", "text": ""}
+        delta = {"type": "text_delta", "text": block["text"]}
+    head = {**reply, "content": [], "stop_reason": None}
+    sequence = [
+        {"type": "message_start", "message": head},
+        {"type": "content_block_start", "index": 0, "content_block": start_block},
+        {"type": "content_block_delta", "index": 0, "delta": delta},
+        {"type": "content_block_stop", "index": 0},
         {
-            "id": "msg_fake",
-            "type": "message",
-            "role": "assistant",
-            "model": request.get("model", "fake"),
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": "toolu_fake",
-                    "name": request["tool_choice"]["name"],
-                    "input": tool_input,
-                }
-            ],
-            "stop_reason": "tool_use",
-            "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 5},
-        }
-    )
+            "type": "message_delta",
+            "delta": {"stop_reason": reply["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
+        {"type": "message_stop"},
+    ]
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in sequence).encode()
 
 
 def batch_object(api: FakeMessagesAPI, batch_id: str, ended: bool) -> dict[str, Any]:
@@ -133,11 +187,11 @@ def create_batch(api: FakeMessagesAPI, body: dict[str, Any]) -> dict[str, Any]:
     results = []
     for item in body["requests"]:
         step = api.respond(item["params"])
-        if step.status != 200 or step.body is None:
+        if step.status != 200 or step.body is not None:
             error = {"type": "error", "error": {"type": "api_error", "message": "fake"}}
             result: dict[str, Any] = {"type": "errored", "error": error}
         else:
-            result = {"type": "succeeded", "message": json.loads(step.body)}
+            result = {"type": "succeeded", "message": message(item["params"], step)}
         results.append({"custom_id": item["custom_id"], "result": result})
     api.batches[batch_id] = results
     return batch_object(api, batch_id, ended=False)
@@ -181,15 +235,22 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             step = api.respond(body)
             if step.delay:
                 time.sleep(step.delay)
+            kind = "application/json"
             if step.status != 200:
                 error = {"type": "error", "error": {"type": "api_error", "message": "fake"}}
                 payload = json.dumps(error).encode()
                 self.send_response(step.status)
                 self.send_header("retry-after-ms", "1")
-            else:
-                payload = (step.body or "").encode()
+            elif step.body is not None:
+                payload = step.body.encode()
                 self.send_response(200)
-            self.send_header("content-type", "application/json")
+            elif body.get("stream"):
+                payload, kind = events(message(body, step)), "text/event-stream"
+                self.send_response(200)
+            else:
+                payload = json.dumps(message(body, step)).encode()
+                self.send_response(200)
+            self.send_header("content-type", kind)
             self.send_header("content-length", str(len(payload)))
             self.end_headers()
             with contextlib.suppress(OSError):  # the client gave up (timeout test)

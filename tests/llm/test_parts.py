@@ -4,6 +4,7 @@ provider choice, and prompts that keep memory text inside its block."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from curator.llm.answers import memory_type, pair_verdicts
 from curator.llm.cache import VerdictCache, cache_key
 from curator.llm.gate import WATERMARK, record_sweep, sweep_due
 from curator.llm.pair_sweep import prompt_values
-from curator.llm.providers import MalformedAnswer, choose, parse_json_text
+from curator.llm.providers import choose
+from curator.llm.question import MalformedAnswer, parse_json_text
 from curator.store.reading import read_store
 
 
@@ -87,14 +89,18 @@ def test_sweep_due_follows_the_watermark(tmp_path: Path) -> None:
 
 
 def test_cache_round_trip_and_key(tmp_path: Path) -> None:
+    from curator.llm.question import Request
+
     cache = VerdictCache(tmp_path / "verdicts")
-    key = cache_key("m", "prompt", {"type": "object"}, ["h1", "h2"])
+    asked = Request(model="m", prompt="prompt", tool="t", schema={"type": "object"}, system="s")
+    key = cache_key(asked, ["h1", "h2"])
     assert cache.get(key) is None
     cache.put(key, {"pairs": []}, {"model": "m"})
     assert cache.get(key) == {"pairs": []}
     assert cache.hits == 1
-    assert key != cache_key("m2", "prompt", {"type": "object"}, ["h1", "h2"])
-    assert key != cache_key("m", "prompt", {"type": "object"}, ["h1", "h3"])
+    assert key != cache_key(replace(asked, model="m2"), ["h1", "h2"])
+    assert key != cache_key(replace(asked, system="other judge"), ["h1", "h2"])
+    assert key != cache_key(asked, ["h1", "h3"])
 
 
 def test_cache_on_a_read_only_folder_costs_calls_not_the_sweep(tmp_path: Path) -> None:
@@ -142,7 +148,8 @@ def test_memory_text_cannot_close_its_block(make_store: Any) -> None:
 def test_failures_reach_the_on_failure_hook_and_are_not_cached(tmp_path: Path) -> None:
     from curator.llm.answers import pair_verdicts
     from curator.llm.asking import Asker, Failure
-    from curator.llm.providers import CannedProvider, Request
+    from curator.llm.providers import CannedProvider
+    from curator.llm.question import Request
 
     seen: list[Failure] = []
     provider = CannedProvider([{"pairs": "nope"}])

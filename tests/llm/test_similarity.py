@@ -1,12 +1,15 @@
-"""Pair candidates: tokens, ranking, the inverted index's bounds, and topical groups."""
+"""Pair candidates: ranking, the inverted index's bounds, and the requests' groups."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from curator.interpreter.rulebook import load_rules
 from curator.llm.grouping import plan_groups
-from curator.llm.similarity import candidates, tokens
+from curator.llm.similarity import candidates
 from curator.store.reading import read_store
 from tests.conftest import memory
 
@@ -67,22 +70,13 @@ TARGETS = [
 ]
 
 
-def test_tokens_are_normalized_words_without_stopwords() -> None:
-    assert tokens("Don't use the **Why:** Migrations in `src/App.py`") == [
-        "don't",
-        "use",
-        "migration",
-        "src",
-        "app",
-        "py",
-    ]
-    assert tokens("Die Tests laufen nicht") == ["test", "laufen"]
-    assert tokens("注释使用中文") == ["注释", "释使", "使用", "用中", "中文"]
+def rule_params(code: str = "CUR401", **overrides: Any) -> dict[str, Any]:
+    return {**next(r for r in load_rules() if r.code == code).params, **overrides}
 
 
 def test_labelled_pairs_rank_above_unrelated_ones(make_store: Callable[..., Path]) -> None:
     store = read_store(make_store(STORE))
-    found = candidates(store.memories, {})
+    found = candidates(store.memories, rule_params())
     ranked = [tuple(sorted((c.a.rel, c.b.rel))) for c in found.ranked]
     for pair in TARGETS:
         assert tuple(sorted(pair)) in ranked
@@ -95,10 +89,33 @@ def test_labelled_pairs_rank_above_unrelated_ones(make_store: Callable[..., Path
 
 def test_group_size_caps_each_request(make_store: Callable[..., Path]) -> None:
     store = read_store(make_store(STORE))
-    found = candidates(store.memories, {})
+    found = candidates(store.memories, rule_params())
     for group in plan_groups(found.ranked, 2):
         assert len(group.members) == 2
     assert all(len(g.members) <= 3 for g in plan_groups(found.ranked, 3))
+
+
+def test_groups_cover_a_topic_in_few_requests_and_cap_each_memory(
+    make_store: Callable[..., Path],
+) -> None:
+    # eight memories on one topic, each pair sharing a word of its own: 28 candidate pairs
+    files = {
+        f"m{i}.md": memory(
+            " ".join(f"w{min(i, j)}x{max(i, j)}" for j in range(8) if j != i) + "\n",
+            name=f"topic {i}",
+        )
+        for i in range(8)
+    }
+    files.update({f"other{i}.md": memory(f"other words{i}\n", name=f"o{i}") for i in range(40)})
+    store = read_store(make_store(files))
+    found = candidates(store.memories, rule_params(per_memory=8))
+    assert len(found.ranked) == 28
+    groups = plan_groups(found.ranked, 4)
+    assert all(any(g.covers(c.a.rel, c.b.rel) for g in groups) for c in found.ranked)
+    assert len(groups) <= 8  # one request per pair would be 28
+    assert [g.score for g in groups] == sorted((g.score for g in groups), reverse=True)
+    capped = plan_groups(found.ranked, 4, max_groups_per_memory=2)
+    assert max(Counter(m.rel for g in capped for m in g.members).values()) == 2
 
 
 def test_markers_boost_without_gating(make_store: Callable[..., Path]) -> None:
@@ -108,8 +125,8 @@ def test_markers_boost_without_gating(make_store: Callable[..., Path]) -> None:
         "c.md": memory("Squash merge pull requests into main after review.\n", name="squash rev"),
     }
     store = read_store(make_store(files))
-    plain = candidates(store.memories, {"marker_boost": 1.0})
-    boosted = candidates(store.memories, {"marker_boost": 3.0})
+    plain = candidates(store.memories, rule_params(marker_boost=1.0))
+    boosted = candidates(store.memories, rule_params(marker_boost=3.0))
     score = {frozenset((c.a.rel, c.b.rel)): c.score for c in plain.ranked}
     score_boosted = {frozenset((c.a.rel, c.b.rel)): c.score for c in boosted.ranked}
     ab, ac = frozenset(("a.md", "b.md")), frozenset(("a.md", "c.md"))
@@ -130,3 +147,10 @@ def test_work_per_memory_is_bounded(make_store: Callable[..., Path]) -> None:
     assert found.stats.pairs_examined <= 60 * (5 + 10)
     ranked = {frozenset((c.a.rel, c.b.rel)) for c in found.ranked}
     assert frozenset(("m00.md", "m01.md")) in ranked
+
+
+def test_both_pair_rules_share_one_sweep() -> None:
+    """CUR401 and CUR402 read the same verdicts only while their params agree."""
+    contradiction, redundant = rule_params("CUR401"), rule_params("CUR402")
+    assert (contradiction.pop("verdict"), redundant.pop("verdict")) == ("contradict", "redundant")
+    assert contradiction == redundant

@@ -1,11 +1,11 @@
-"""`curator lint --llm` end to end: the real CLI, the real anthropic SDK, a fake Messages
-API on 127.0.0.1 that counts requests, and a fake `claude` executable on PATH."""
+"""`curator lint --llm` end to end: the real CLI, the real anthropic SDK, and a fake
+Messages API on 127.0.0.1 that counts requests. The claude-cli provider, with the real
+Claude Code CLI, is tested in test_claude_cli.py."""
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -274,65 +274,6 @@ def test_no_provider_skips_with_a_note(
     assert run.json() == []
     assert "CUR401 contradiction skipped: no LLM provider" in run.stderr
     assert api.count == 0
-
-
-FAKE_CLAUDE = """#!{python}
-import json, os, re, sys
-prompt = sys.stdin.read()
-seen = {{"argv": sys.argv[1:], "nested": os.environ.get("CURATOR_NESTED")}}
-with open({log!r}, "a") as log:
-    log.write(json.dumps(seen) + "\\n")
-tags = re.findall(r'<memory number="(\\d+)" file="([^"]+)"', prompt)
-numbers = {{f: int(n) for n, f in tags}}
-pairs = []
-if "project_redux.md" in numbers and "project_zustand.md" in numbers:
-    pairs.append({{"a": numbers["project_redux.md"], "b": numbers["project_zustand.md"],
-                  "verdict": "contradict", "rationale": "from the cli"}})
-print("```json")
-print(json.dumps({{"pairs": pairs}}))
-print("```")
-"""
-
-
-def test_claude_cli_provider_is_picked_by_auto(
-    tmp_path: Path, setup: Callable[..., tuple[Path, Path]], run_curator: Callable[..., Run]
-) -> None:
-    store, config = setup(provider="auto")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    log = tmp_path / "claude.log"
-    fake = bin_dir / "claude"
-    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, log=str(log)), encoding="utf-8")
-    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
-    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "ANTHROPIC_API_KEY": ""}
-    args = ("lint", str(store), "--llm", "--select", "CUR401", "--config", str(config))
-    run = run_curator(*args, "--output-format", "json", env=env)
-    assert "llm.provider auto: using `claude -p`" in run.stderr
-    assert [(d["code"], d["detail"]["rationale"]) for d in run.json()] == [
-        ("CUR401", "from the cli")
-    ]
-    calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    assert calls[0]["nested"] == "1"
-    assert calls[0]["argv"][:1] == ["-p"]
-    run_curator(*args, env=env)
-    assert len(log.read_text(encoding="utf-8").splitlines()) == len(calls)  # cached
-
-
-def test_claude_cli_failure_and_garbage_fail_closed(
-    tmp_path: Path, setup: Callable[..., tuple[Path, Path]], run_curator: Callable[..., Run]
-) -> None:
-    store, config = setup(provider="claude-cli", claude_command=str(tmp_path / "claude"))
-    fake = tmp_path / "claude"
-    fake.write_text("#!/bin/sh\necho 'I think they contradict.'\n", encoding="utf-8")
-    fake.chmod(0o755)
-    args = ("lint", str(store), "--llm", "--select", "CUR401", "--config", str(config))
-    run = run_curator(*args, "--output-format", "json")
-    assert run.code == 0 and run.json() == []
-    assert "the answer is not JSON" in run.stderr
-    fake.write_text("#!/bin/sh\necho boom >&2\nexit 3\n", encoding="utf-8")
-    run = run_curator(*args)
-    assert "exited 3: boom" in run.stderr
-    assert run.code == 0
 
 
 BROKEN_PROMPT_RULE = """code: TEAM401

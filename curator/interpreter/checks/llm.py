@@ -12,7 +12,7 @@ from curator import templates
 from curator.llm.answers import TYPE_SCHEMA, TYPE_TOOL, memory_type
 from curator.llm.asking import get_asker, progress
 from curator.llm.pair_sweep import body_hash, prompt_values
-from curator.llm.providers import Request
+from curator.llm.question import Request
 from curator.models import MEMORY_TYPES, Hit
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ PARAMS: dict[str, Any] = {
     "min_confidence": 0.8,
     "max_calls": 50,
     "max_body_chars": 6000,
+    "system_prompt": "",
 }
 
 
@@ -40,7 +41,13 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     for memory in progress(memories, f"curator: {rule.name}"):
         values = prompt_values((memory,), int(rule.params["max_body_chars"]))["memories"][0]
         prompt = templates.render(rule.prompt or "", {"memory": values})
-        request = Request(model=asker.model, prompt=prompt, tool=TYPE_TOOL, schema=TYPE_SCHEMA)
+        request = Request(
+            model=asker.model,
+            prompt=prompt,
+            tool=TYPE_TOOL,
+            schema=TYPE_SCHEMA,
+            system=str(rule.params["system_prompt"]).strip(),
+        )
         answer = asker.ask(
             rule.code,
             request,

@@ -22,6 +22,24 @@ if TYPE_CHECKING:
 PARAMS: dict[str, Any] = dict(SWEEP_PARAMS)
 
 
+def validate(params: dict[str, Any]) -> str | None:
+    """The word lists must be words: markers and concepts lists of strings, stopwords
+    lists of strings per language (an unquoted `no` or `on` in YAML is a boolean)."""
+    for key in ("positive_markers", "negative_markers"):
+        if not _words(params[key]):
+            return f"param '{key}' must be a list of strings"
+    stopwords = params["stopwords"]
+    if not all(isinstance(k, str) and _words(v) for k, v in stopwords.items()):
+        return "param 'stopwords' must map a language to a list of strings (quote no, on, off)"
+    if not all(_words(group) and group for group in params["concepts"]):
+        return "param 'concepts' must be a list of non-empty lists of strings"
+    return None
+
+
+def _words(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(w, str) and w for w in value)
+
+
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     if rule.params["verdict"] not in VERDICTS:
         _note(ctx, f"{rule.code} {rule.name} skipped: param verdict must be one of {VERDICTS}")
