@@ -24,7 +24,7 @@ PARAMS: dict[str, Any] = {
     "path_rule": "path_broken",
     "symbol_rule": "symbol_missing",
     "min_unknown": 20,
-    "max_resolved_share": 0.25,
+    "max_resolved_share": 0.4,
     "examples": 5,
 }
 
