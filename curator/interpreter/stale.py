@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from curator import templates
 from curator.interpreter import narration
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from curator.models import Rule
     from curator.repo.history import Commit, Index
 
+T = TypeVar("T")
 _HEX = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{7,40}(?![0-9A-Za-z])")
 # How many new commits the hook may index itself before it leaves the rest to the
 # background build (measured: 50 commits update in about 0.13 s).
@@ -67,6 +69,24 @@ def history_index(ctx: Context, rule: Rule) -> Index | None:
                 "had and lost (not a git repository, or no commits)",
             )
     return index  # type: ignore[no-any-return]
+
+
+def validate_params(params: dict[str, Any], messages: tuple[str, ...]) -> str | None:
+    """The params the stale-reference rules share, vetted: narration patterns and the
+    message of every kind of evidence."""
+    try:
+        narration.compile_narration(params)
+    except Exception as exc:  # regex.error and friends
+        return f"bad narration, arrow, condition or journal pattern: {exc}"
+    missing = [m for m in messages if not isinstance(params["messages"].get(m), str)]
+    return f"messages needs {', '.join(missing)}" if missing else None
+
+
+def once(ctx: Context, key: tuple[str, str], compute: Callable[[], T]) -> T:
+    """`compute()` once per run: CUR201/CUR202 and CUR205 read the same examination."""
+    if key not in ctx.shared:
+        ctx.shared[key] = compute()
+    return ctx.shared[key]  # type: ignore[no-any-return]
 
 
 def _note(ctx: Context, text: str) -> None:

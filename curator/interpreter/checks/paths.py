@@ -88,14 +88,7 @@ def validate(params: dict[str, Any]) -> str | None:
         _skip_pattern(tuple(params["skip_patterns"]))
     except Exception as exc:  # regex.error and friends
         return f"bad skip_patterns regex: {exc}"
-    try:
-        narration.compile_narration(params)
-    except Exception as exc:
-        return f"bad narration, arrow, condition or journal pattern: {exc}"
-    missing = [m for m in MESSAGES if not isinstance(params["messages"].get(m), str)]
-    if missing:
-        return f"messages needs {', '.join(missing)}"
-    return None
+    return stale.validate_params(params, MESSAGES)
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
@@ -107,10 +100,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
 def examine(rule: Rule, ctx: Context) -> Examined | None:
     """The store's paths against the repository and its history (once per run and rule);
     None when the rule cannot run in full here (no repository, no history yet)."""
-    key = ("paths", rule.code)
-    if key not in ctx.shared:
-        ctx.shared[key] = _examine(rule, ctx)
-    return ctx.shared[key]  # type: ignore[no-any-return]
+    return stale.once(ctx, ("paths", rule.code), lambda: _examine(rule, ctx))
 
 
 def _examine(rule: Rule, ctx: Context) -> Examined | None:

@@ -76,14 +76,7 @@ class Examined:
 
 def validate(params: dict[str, Any]) -> str | None:
     """A problem with the params, said in one line, or None (called by the rule loader)."""
-    try:
-        narration.compile_narration(params)
-    except Exception as exc:
-        return f"bad narration, arrow, condition or journal pattern: {exc}"
-    missing = [m for m in MESSAGES if not isinstance(params["messages"].get(m), str)]
-    if missing:
-        return f"messages needs {', '.join(missing)}"
-    return None
+    return stale.validate_params(params, MESSAGES)
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
@@ -95,10 +88,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
 def examine(rule: Rule, ctx: Context) -> Examined | None:
     """The store's symbols against the code and its history (once per run and rule);
     None when the rule cannot run in full here."""
-    key = ("symbols", rule.code)
-    if key not in ctx.shared:
-        ctx.shared[key] = _examine(rule, ctx)
-    return ctx.shared[key]  # type: ignore[no-any-return]
+    return stale.once(ctx, ("symbols", rule.code), lambda: _examine(rule, ctx))
 
 
 def _examine(rule: Rule, ctx: Context) -> Examined | None:
