@@ -62,7 +62,9 @@ def fix(
         if outcome.journal is None:
             click.echo("curator: no applied fix to undo", err=True)
         for path in outcome.applied:
-            click.echo(f"restored {display_path(path, cwd)}")
+            kept = " (its secrets stay masked: curator keeps no copy of them)"
+            note = kept if path in outcome.masked else ""
+            click.echo(f"restored {display_path(path, cwd)}{note}")
         _report_refused(outcome, cwd)
         sys.exit(EXIT_FINDINGS if outcome.refused else EXIT_CLEAN)
 
