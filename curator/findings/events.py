@@ -15,6 +15,7 @@ from typing import Any
 from curator import clock
 from curator.config import Config
 from curator.findings.ulid import new_ulid
+from curator.store.masking import mask_value
 
 SCHEMA_VERSION = 1
 RUNTIME = "claude-code"
@@ -42,7 +43,10 @@ class EventLog:
         self.session_id = session_id
 
     def emit(self, event_type: str, payload: dict[str, Any]) -> bool:
-        line = json.dumps(envelope(event_type, payload, self.session_id), default=str) + "\n"
+        # Payloads come from masked findings; masking here too means no event, whoever
+        # emits it, ever carries a secret into a log other tools read.
+        event = envelope(event_type, mask_value(payload), self.session_id)
+        line = json.dumps(event, default=str) + "\n"
         data = line.encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
