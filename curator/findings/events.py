@@ -15,9 +15,9 @@ from typing import Any
 from curator import clock
 from curator.config import Config
 from curator.findings.ulid import new_ulid
-from curator.store.masking import mask_value
 
 SCHEMA_VERSION = 1
+_TEXT_EVENTS = ("curator.finding.", "curator.llm.")  # events that quote memories or models
 RUNTIME = "claude-code"
 PLUGIN = "curator"
 
@@ -43,9 +43,14 @@ class EventLog:
         self.session_id = session_id
 
     def emit(self, event_type: str, payload: dict[str, Any]) -> bool:
-        # Payloads come from masked findings; masking here too means no event, whoever
-        # emits it, ever carries a secret into a log other tools read.
-        event = envelope(event_type, mask_value(payload), self.session_id)
+        if event_type.startswith(_TEXT_EVENTS):
+            # Findings are masked already; masking their events again means no event,
+            # whoever emits it, carries a secret into a log other tools read. Scan events
+            # hold counts and paths: the hook's fast path does not pay for this.
+            from curator.store.masking import mask_value
+
+            payload = mask_value(payload)
+        event = envelope(event_type, payload, self.session_id)
         line = json.dumps(event, default=str) + "\n"
         data = line.encode("utf-8")
         try:

@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-import regex
-
 # When two candidates overlap, the more specific family wins: a GitHub token inside a
 # URL is a token, `GITHUB_TOKEN=ghp_…` is a token, not an assignment.
 FAMILIES = ("private_key", "token", "url", "assignment")
@@ -82,6 +80,8 @@ def compile_shape(source: str) -> Any:
 
 @lru_cache(maxsize=512)
 def _compile(source: str) -> Any:
+    import regex  # only once a shape is about to run: the hook's fast path never does
+
     return regex.compile(source, regex.VERSION1 | regex.MULTILINE)
 
 
@@ -362,6 +362,8 @@ SHAPE_KEYS = {"kind", "pattern", "keywords", "min_entropy"}
 
 def params_problem(params: dict[str, Any]) -> str | None:
     """What is wrong with a secrets rule's params, in one line, or None."""
+    import regex
+
     if params["family"] not in FAMILIES:
         return f"family must be one of {', '.join(FAMILIES)}"
     if not params["shapes"]:
