@@ -136,7 +136,8 @@ def to_diagnostic(rule: Rule, hit: Hit, store_root: Path | None) -> Diagnostic:
         column=hit.column,
         end_line=hit.end_line or hit.line,
         end_column=hit.end_column or hit.column,
-        message=mask(templates.render(rule.message, values)),
+        # Rendered from the masked detail: the template has nothing else of the memory's.
+        message=templates.render(rule.message, values),
         store=store_root,
         memory_files=memory_files,
         detail=detail,

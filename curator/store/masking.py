@@ -46,6 +46,7 @@ def use(families: Iterable[Family]) -> None:
     """Mask with these families from now on (the loaded rule set's secrets rules)."""
     global _installed
     _installed = Detector(tuple(families))
+    _mask_short.cache_clear()
 
 
 def detector() -> Detector:
@@ -114,6 +115,20 @@ def mask(text: str) -> str:
     """`text` with every secret masked."""
     if len(text) < 8:
         return text  # shorter than any secret worth the name
+    if len(text) <= _SHORT:
+        return _mask_short(text)  # details repeat (a host, a path): remember them
+    return _mask(text)
+
+
+_SHORT = 512
+
+
+@lru_cache(maxsize=8192)
+def _mask_short(text: str) -> str:
+    return _mask(text)
+
+
+def _mask(text: str) -> str:
     try:
         found = find_secrets(text, detector())
     except ScanTimeout:
