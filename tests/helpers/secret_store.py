@@ -27,6 +27,13 @@ def rand(n: int, alphabet: str = ALNUM) -> str:
             return value
 
 
+def password(n: int = 14) -> str:
+    """A random password with a digit and a symbol in it: letters alone in camel case
+    read as a name (`accessToken`), and a test must not depend on the draw."""
+    # Symbols a URL's password and an assignment's value both keep whole.
+    return rand(n - 2, ALNUM + "%+!") + secrets.choice("23456789") + secrets.choice("%+")
+
+
 def pem_body() -> str:
     key = base64.b64encode(secrets.token_bytes(192)).decode()
     return "\n".join(key[i : i + 64] for i in range(0, len(key), 64))
@@ -69,15 +76,15 @@ def secret_store() -> SecretStore:
         )
         made.secrets[token] = "CUR501"
 
-    password = rand(14, ALNUM + "!#%*+")
+    password_ = password()
     made.files["reference_db.md"] = memory(
-        f"Production: postgres://billing:{password}@db.internal.acme.io:5432/billing\n",
+        f"Production: postgres://billing:{password_}@db.internal.acme.io:5432/billing\n",
         name="db",
         type="reference",
     )
-    made.secrets[password] = "CUR502"
+    made.secrets[password_] = "CUR502"
 
-    hex_token, pw = rand(32, HEX), rand(12, ALNUM + "#%")
+    hex_token, pw = rand(32, HEX), password(12)
     made.files["reference_gitee.md"] = memory(
         f"- **Username**: deploy-bot\n- **Token**: {hex_token}\n- pw={pw}\n",
         name="gitee",

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Run, memory, write_files
-from tests.helpers.secret_store import HEX, rand, secret_store
+from tests.helpers.secret_store import HEX, password, rand, secret_store
 
 TODAY = "2026-06-01"
 
@@ -64,7 +64,9 @@ def test_the_message_says_what_it_is_masked_and_to_rotate(
 def test_a_suppression_comment_silences_one_secret(
     tmp_path: Path, run_curator: Callable[..., Run]
 ) -> None:
-    body = f"<!-- curator-disable-next-line CUR503 -->\npassword: {rand(14)}\ntoken: {rand(20)}\n"
+    body = (
+        f"<!-- curator-disable-next-line CUR503 -->\npassword: {password()}\ntoken: {password()}\n"
+    )
     store = write_files(tmp_path / "memory", {"reference_a.md": memory(body)})
     found = lint(run_curator, store, "--select", "CUR503").json()
     assert [(d["code"], d["location"]["row"]) for d in found] == [("CUR503", 8)]
@@ -119,8 +121,8 @@ def test_the_hash_is_salted_per_installation(
 def test_fix_redacts_the_secret_shows_it_masked_and_says_to_rotate(
     tmp_path: Path, run_curator: Callable[..., Run]
 ) -> None:
-    token, password = "sk_live_" + rand(24), rand(14)
-    text = memory(f"Stripe: {token} and the db password: {password}\nKeep it short.\n")
+    token, pw = "sk_live_" + rand(24), password()
+    text = memory(f"Stripe: {token} and the db password: {pw}\nKeep it short.\n")
     store = write_files(tmp_path / "memory", {"reference_pay.md": text})
     shown = run_curator("fix", str(store), "--today", TODAY)
     assert shown.code == 1
@@ -129,10 +131,10 @@ def test_fix_redacts_the_secret_shows_it_masked_and_says_to_rotate(
         line for line in shown.stdout.splitlines() if line[:1] in "-+" and line[1:2] != line[:1]
     ]
     assert changed == [
-        f"-Stripe: sk_l…(32) and the db password: {password[:3]}…(14)",
+        f"-Stripe: sk_l…(32) and the db password: {pw[:3]}…(14)",
         f"+Stripe: {redacted} and the db password: {redacted}",
     ]
-    assert token not in shown.stdout + shown.stderr and password not in shown.stdout
+    assert token not in shown.stdout + shown.stderr and pw not in shown.stdout
     applied = run_curator("fix", str(store), "--apply", "--today", TODAY)
     assert applied.code == 0, applied.stderr
     assert "redact the Stripe live key (sk_l…(32)); rotate the credential" in applied.stdout
@@ -142,7 +144,7 @@ def test_fix_redacts_the_secret_shows_it_masked_and_says_to_rotate(
     # The journal keeps the file as it was, with the secrets masked: no copy of them.
     journal = tmp_path / "onlooker" / "curator" / "journal"
     kept = b"".join(p.read_bytes() for p in journal.rglob("*") if p.is_file())
-    assert token.encode() not in kept and password.encode() not in kept and b"sk_l" in kept
+    assert token.encode() not in kept and pw.encode() not in kept and b"sk_l" in kept
     undone = run_curator("fix", "--undo")
     assert "secrets stay masked" in undone.stdout
     restored = (store / "reference_pay.md").read_text(encoding="utf-8")
