@@ -47,9 +47,11 @@ def fix(
     today: date | None,
     repo_root: Path | None,
 ) -> None:
-    """Fixes are exact line edits on MEMORY.md: drop a line whose link is broken or
-    repeated, add a line for a memory the index never links. Each is checked against the
-    file's sha256 when applied, and journaled so `--undo` can put it back.
+    """Fixes are exact line edits: on MEMORY.md, drop a line whose link is broken or
+    repeated, add a line for a memory the index never links; in any memory, replace a
+    secret with `<redacted: rotate this credential>` (the diff shows it masked). Each is
+    checked against the file's sha256 when applied, and journaled so `--undo` can put it
+    back (a secret stays masked: curator keeps no copy of one).
 
     Exit status: with the diff, 1 when there is something to fix; with --apply or --undo,
     1 when a file had changed and was left alone.
