@@ -1,6 +1,6 @@
 """Time `curator lint` as a whole process on stores of 200, 2,000 and 10,000 memories.
 
-    python bench/run.py [--sizes 200,2000,10000] [--repeat 3] [--corpus DIR]
+    python bench/run.py [--sizes 200,2000,10000] [--repeat 3] [--corpus DIR] [--lint-args ARGS]
 
 Stores are written to a temporary folder outside any git repository, so the path and
 symbol rules are skipped (their cost is measured by bench/refs.py). By default the
@@ -56,6 +56,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="200,2000,10000")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--corpus", type=Path, help="copy real memory files from here")
+    parser.add_argument(
+        "--lint-args", default="", help="more `curator lint` arguments, e.g. '--ignore CUR5'"
+    )
     args = parser.parse_args()
     kind = f"corpus {args.corpus}" if args.corpus else "synthetic"
     results = []
@@ -78,6 +81,7 @@ def main() -> None:
                 "--today",
                 "2026-11-30",
                 "--exit-zero",
+                *args.lint_args.split(),
             ]
             seconds, code = time_command(cmd, args.repeat)
             results.append(

@@ -14,6 +14,7 @@ from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
 from curator.findings.project import ProjectDir
 from curator.findings.store import STATUSES, Finding, FindingsStore, load, open_store, timestamp
+from curator.store.masking import mask, mask_value
 
 FORMAT = click.option(
     "--output-format",
@@ -42,7 +43,13 @@ def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
 def line_of(finding: Finding) -> str:
     where = f"{finding.file}:{finding.line}" if finding.file else ",".join(finding.memory_files)
     head = f"{finding.id}  {finding.status:<12} {finding.code} {finding.kind:<20}"
-    return f"{head} {where}  {finding.message}"
+    return f"{head} {where}  {mask(finding.message)}"
+
+
+def as_json(chosen: list[Finding]) -> str:
+    """Findings as JSON. They are stored masked; masking again covers any kept before
+    secrets were masked, so no output repeats one."""
+    return json.dumps([mask_value(f.to_json()) for f in chosen], indent=2)
 
 
 @click.group()
@@ -67,7 +74,7 @@ def list_command(
     """List findings, oldest first."""
     chosen = load(project_of(store_path, config_path)).sorted(None if status == "all" else status)
     if output_format == "json":
-        click.echo(json.dumps([f.to_json() for f in chosen], indent=2))
+        click.echo(as_json(chosen))
         return
     for finding in chosen:
         click.echo(line_of(finding))
@@ -88,11 +95,11 @@ def show_command(
     store = load(project_of(store_path, config_path))
     chosen = [_find(store, i) for i in ids]
     if output_format == "json":
-        click.echo(json.dumps([f.to_json() for f in chosen], indent=2))
+        click.echo(as_json(chosen))
         return
     for finding in chosen:
         click.echo(line_of(finding))
-        for key, value in sorted(finding.detail.items()):
+        for key, value in sorted(mask_value(finding.detail).items()):
             click.echo(f"    {key}: {value}")
         if finding.resolution:
             click.echo(f"    resolution: {json.dumps(finding.resolution)}")
@@ -168,10 +175,10 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
         project = project_of(store_path, config_path)
         changed = change_status(project, list(ids), status, reason, action=action)
         if output_format == "json":
-            click.echo(json.dumps([f.to_json() for f in changed], indent=2))
+            click.echo(as_json(changed))
             return
         for finding in changed:
-            click.echo(f"{status} {finding.id} {finding.kind} {finding.message}")
+            click.echo(f"{status} {finding.id} {finding.kind} {mask(finding.message)}")
 
     return command
 

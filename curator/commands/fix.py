@@ -47,9 +47,11 @@ def fix(
     today: date | None,
     repo_root: Path | None,
 ) -> None:
-    """Fixes are exact line edits on MEMORY.md: drop a line whose link is broken or
-    repeated, add a line for a memory the index never links. Each is checked against the
-    file's sha256 when applied, and journaled so `--undo` can put it back.
+    """Fixes are exact line edits: on MEMORY.md, drop a line whose link is broken or
+    repeated, add a line for a memory the index never links; in any memory, replace a
+    secret with `<redacted: rotate this credential>` (the diff shows it masked). Each is
+    checked against the file's sha256 when applied, and journaled so `--undo` can put it
+    back (a secret stays masked: curator keeps no copy of one).
 
     Exit status: with the diff, 1 when there is something to fix; with --apply or --undo,
     1 when a file had changed and was left alone.
@@ -62,7 +64,9 @@ def fix(
         if outcome.journal is None:
             click.echo("curator: no applied fix to undo", err=True)
         for path in outcome.applied:
-            click.echo(f"restored {display_path(path, cwd)}")
+            kept = " (its secrets stay masked: curator keeps no copy of them)"
+            note = kept if path in outcome.masked else ""
+            click.echo(f"restored {display_path(path, cwd)}{note}")
         _report_refused(outcome, cwd)
         sys.exit(EXIT_FINDINGS if outcome.refused else EXIT_CLEAN)
 

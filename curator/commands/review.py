@@ -26,6 +26,7 @@ from curator.fixes.memory_edits import (
 )
 from curator.fixes.memory_edits import backup as take_backup
 from curator.models import MEMORY_TYPES
+from curator.store.masking import mask, mask_value
 from curator.store.reading import INDEX_NAME
 
 CONTEXT_LINES = 3
@@ -40,9 +41,9 @@ ACTIONS = {
 
 
 def excerpt(path: Path, line: int) -> str:
-    """Numbered lines around `line`, the finding's line marked with `>`."""
+    """Numbered lines around `line`, the finding's line marked with `>`; secrets masked."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = mask(path.read_text(encoding="utf-8")).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         return f"    (cannot read {path.name}: {exc})"
     first, last = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
@@ -56,10 +57,11 @@ def excerpt(path: Path, line: int) -> str:
 def show(finding: Finding, number: int, total: int, path: Path | None) -> None:
     click.echo("")
     click.secho(f"[{number}/{total}] {finding.code} {finding.kind}", bold=True)
-    click.echo(f"  {finding.message}")
+    # Findings are stored masked; masking again covers any kept before secrets were.
+    click.echo(f"  {mask(finding.message)}")
     where = f"{finding.file}:{finding.line}" if finding.file else ", ".join(finding.memory_files)
     click.echo(f"  at {where}")
-    for key, value in sorted(finding.detail.items()):
+    for key, value in sorted(mask_value(finding.detail).items()):
         click.echo(f"    {key}: {value}")
     if path is not None and path.is_file():
         click.echo(excerpt(path, finding.line))

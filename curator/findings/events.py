@@ -17,6 +17,7 @@ from curator.config import Config
 from curator.findings.ulid import new_ulid
 
 SCHEMA_VERSION = 1
+_TEXT_EVENTS = ("curator.finding.", "curator.llm.")  # events that quote memories or models
 RUNTIME = "claude-code"
 PLUGIN = "curator"
 
@@ -42,7 +43,15 @@ class EventLog:
         self.session_id = session_id
 
     def emit(self, event_type: str, payload: dict[str, Any]) -> bool:
-        line = json.dumps(envelope(event_type, payload, self.session_id), default=str) + "\n"
+        if event_type.startswith(_TEXT_EVENTS):
+            # Findings are masked already; masking their events again means no event,
+            # whoever emits it, carries a secret into a log other tools read. Scan events
+            # hold counts and paths: the hook's fast path does not pay for this.
+            from curator.store.masking import mask_value
+
+            payload = mask_value(payload)
+        event = envelope(event_type, payload, self.session_id)
+        line = json.dumps(event, default=str) + "\n"
         data = line.encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -32,3 +32,8 @@ def events_log(config: Config | None = None) -> Path:
 def cache_dir(config: Config | None = None) -> Path:
     """curator's caches: `<storage root>/curator/cache/`."""
     return storage_root(config) / "curator" / "cache"
+
+
+def secret_salt_file(config: Config | None = None) -> Path:
+    """The installation's salt for hashing secrets: `<storage root>/curator/secret_salt`."""
+    return storage_root(config) / "curator" / "secret_salt"

@@ -18,6 +18,7 @@ from curator.findings import atomic
 from curator.findings.ulid import new_ulid
 from curator.hashing import sha256_bytes
 from curator.models import Diagnostic, Edit, Fix
+from curator.store.masking import mask
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Outcome:
     applied: list[Path] = field(default_factory=list)
     refused: list[tuple[Path, str]] = field(default_factory=list)
     journal: Path | None = None
+    masked: list[Path] = field(default_factory=list)  # restored with their secrets masked
 
 
 def plan(diagnostics: Iterable[Diagnostic], unsafe: bool = False) -> list[FilePlan]:
@@ -81,11 +83,13 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
 
 
 def render_diff(plans: list[FilePlan], display: dict[Path, str]) -> str:
-    """A unified diff of every planned change, as `git diff` would show it."""
+    """A unified diff of every planned change, as `git diff` would show it, with every
+    secret masked on both sides: a redaction's `-` line shows `ghp_…(40)`, not the token."""
     out: list[str] = []
     for p in plans:
         before = p.path.read_text(encoding="utf-8") if p.path.exists() else ""
-        after = apply_edits(before, p.edits)
+        after = mask(apply_edits(before, p.edits))
+        before = mask(before)
         name = display.get(p.path, str(p.path))
         out.extend(
             unified_diff(
@@ -113,10 +117,14 @@ def apply(plans: list[FilePlan], journal_dir: Path) -> Outcome:
         if sha256_bytes(data) != p.base_sha256:
             outcome.refused.append((p.path, "changed since it was checked; run curator again"))
             continue
-        after = apply_edits(data.decode("utf-8").removeprefix("\ufeff"), p.edits)
+        before = data.decode("utf-8").removeprefix("\ufeff")
+        after = apply_edits(before, p.edits)
         backup = backups / f"{number}.orig"
         backup.parent.mkdir(parents=True, exist_ok=True)
-        backup.write_bytes(data)
+        # curator keeps no copy of a secret: the backup has them masked, so undoing a fix
+        # on a file that holds one brings the file back with the secret still masked.
+        masked = mask(before)
+        backup.write_bytes(data if masked == before else masked.encode("utf-8"))
         atomic.write_text(p.path, after)
         files.append(
             {
@@ -124,6 +132,7 @@ def apply(plans: list[FilePlan], journal_dir: Path) -> Outcome:
                 "before_sha256": p.base_sha256,
                 "after_sha256": sha256_bytes(p.path.read_bytes()),
                 "backup": str(backup),
+                "secrets_masked": masked != before,
                 "changes": p.descriptions,
             }
         )
@@ -154,6 +163,8 @@ def undo(journal_dir: Path) -> Outcome:
             continue
         atomic.write_bytes(path, Path(item["backup"]).read_bytes())
         outcome.applied.append(path)
+        if item.get("secrets_masked"):
+            outcome.masked.append(path)
     newest.rename(newest.with_suffix(".undone"))
     outcome.journal = newest
     return outcome

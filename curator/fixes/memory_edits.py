@@ -17,6 +17,7 @@ from curator.findings.project import ProjectDir
 from curator.findings.ulid import new_ulid
 from curator.hashing import sha256_bytes
 from curator.models import Index
+from curator.store.masking import mask
 from curator.store.reading import INDEX_NAME, read_index
 
 _TYPE_LINE = re.compile(r"^(?P<indent>\s*)type\s*:\s*(?P<value>.*?)\s*$")
@@ -50,12 +51,23 @@ def expect(path: Path, sha: str | None) -> None:
 
 
 def backup(project: ProjectDir, store: Path, paths: list[Path]) -> Path:
-    """Copy files (store-relative layout kept) into a fresh backup folder; return it."""
+    """Copy files (store-relative layout kept) into a fresh backup folder; return it.
+
+    curator keeps no copy of a secret: a file that holds one is backed up masked.
+    """
     folder = project.backups / new_ulid()
     for path in paths:
         target = folder / path.relative_to(store.resolve())
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target)
+        try:
+            text: str | None = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        masked = mask(text) if text is not None else None
+        if masked is not None and masked != text:
+            atomic.write_text(target, masked)
+        else:
+            shutil.copy2(path, target)
     return folder
 
 

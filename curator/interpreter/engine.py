@@ -13,7 +13,8 @@ from curator import templates
 from curator.interpreter.checks import MEMORY_SCOPED, get_check
 from curator.interpreter.context import Context
 from curator.interpreter.patterns import PatternTimeout
-from curator.models import Diagnostic, Hit, Memory, Rule, Store
+from curator.models import Diagnostic, Fix, Hit, Memory, Rule, Store
+from curator.store.masking import mask, mask_value
 from curator.store.suppressions import Suppression, apply_suppressions, parse_suppressions
 
 RULE_FAILED = "CUR900"
@@ -118,7 +119,10 @@ def _run_rule(ctx: Context, rule: Rule, by_code: dict[str, Rule]) -> list[Diagno
 
 
 def to_diagnostic(rule: Rule, hit: Hit, store_root: Path | None) -> Diagnostic:
-    values: dict[str, Any] = {"code": rule.code, "name": rule.name, **hit.detail}
+    """The diagnostic for a hit. Every text in it is masked (`store.masking`): whatever a
+    rule quotes from a memory, no output, finding or event repeats a secret."""
+    detail = mask_value(hit.detail) if hit.detail else {}
+    values: dict[str, Any] = {"code": rule.code, "name": rule.name, **detail}
     memory_files = hit.memory_files
     if not memory_files and store_root is not None:
         rel = store_relative(hit.path, store_root)
@@ -133,12 +137,22 @@ def to_diagnostic(rule: Rule, hit: Hit, store_root: Path | None) -> Diagnostic:
         column=hit.column,
         end_line=hit.end_line or hit.line,
         end_column=hit.end_column or hit.column,
+        # Rendered from the masked detail: the template has nothing else of the memory's.
         message=templates.render(rule.message, values),
         store=store_root,
         memory_files=memory_files,
-        detail=dict(hit.detail),
-        fix=hit.fix,
+        detail=detail,
+        fix=_masked_fix(hit.fix),
     )
+
+
+def _masked_fix(fix: Fix | None) -> Fix | None:
+    """A fix never writes a secret into another place (an index line made from a
+    description) nor describes one."""
+    if fix is None:
+        return None
+    edits = tuple(replace(e, content=mask(e.content)) for e in fix.edits)
+    return replace(fix, edits=edits, description=mask(fix.description))
 
 
 def store_relative(path: Path, root: Path) -> str | None:

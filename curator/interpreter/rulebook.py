@@ -63,7 +63,15 @@ def load_rules(config: Config | None = None) -> list[Rule]:
     for key in config.data["rules"]:
         if key not in seen:
             raise UserError(f"rules: no rule has code or name '{key}'", config.source)
+    install_masking(rules)
     return rules
+
+
+def install_masking(rules: list[Rule]) -> None:
+    """From now on, curator masks secrets as this rule set's secrets rules find them."""
+    from curator.interpreter.checks.secrets import install
+
+    install(rules)
 
 
 def load_rule(path: Path, config: Config | None = None) -> Rule:

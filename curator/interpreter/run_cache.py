@@ -63,11 +63,13 @@ def _write_pickle(path: Path, value: Any) -> None:
 
 def load_rules_cached(config: Config, folder: Path, key: str) -> list[Rule]:
     """`load_rules(config)`, from the cache when the rule set has not changed."""
-    from curator.interpreter.rulebook import load_rules
+    from curator.interpreter.rulebook import install_masking, load_rules
 
     cached = _read_pickle(folder / RULES_FILE)
     if isinstance(cached, dict) and cached.get("key") == key:
-        return list(cached["rules"])
+        rules = list(cached["rules"])
+        install_masking(rules)
+        return rules
     rules = load_rules(config)
     _write_pickle(folder / RULES_FILE, {"key": key, "rules": rules})
     return rules

@@ -19,6 +19,7 @@ from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.llm.similarity import CandidateStats, candidates
 from curator.models import Memory, Rule
+from curator.store.masking import mask
 
 PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
@@ -58,12 +59,13 @@ def body_hash(memory: Memory) -> str:
 
 
 def _block(text: str) -> str:
-    # A memory must not be able to close its own block and speak as the prompt.
-    return text.replace(_END, "<\\/memory")
+    # A memory must not be able to close its own block and speak as the prompt, and no
+    # provider ever sees a secret it holds (`store.masking`).
+    return mask(text).replace(_END, "<\\/memory")
 
 
 def _body(memory: Memory, limit: int) -> str:
-    body = memory.body().strip()
+    body = _block(memory.body()).strip()  # masked before it is cut, never a half secret
     if limit > 0 and len(body) > limit:
         return body[:limit].rstrip() + " […truncated]"
     return body

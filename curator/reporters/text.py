@@ -8,6 +8,7 @@ from pathlib import Path
 
 from curator.models import Diagnostic, Severity
 from curator.reporters import ReportContext, by_store, display_path
+from curator.store.masking import Shown, shown
 
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 
@@ -17,11 +18,14 @@ def _paint(text: str, code: str, on: bool) -> str:
 
 
 @lru_cache(maxsize=512)
-def _source_lines(path: Path) -> tuple[str, ...]:
+def _source(path: Path) -> Shown:
+    """The file as the snippet shows it: secrets masked, the whole file at once so a key
+    block spanning lines is found; masking keeps the line count."""
     try:
-        return tuple(path.read_text(encoding="utf-8", errors="replace").splitlines())
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return ()
+        text = ""
+    return shown(text)
 
 
 def _header(d: Diagnostic, ctx: ReportContext) -> str:
@@ -31,15 +35,19 @@ def _header(d: Diagnostic, ctx: ReportContext) -> str:
 
 
 def _snippet(d: Diagnostic, ctx: ReportContext) -> list[str]:
-    lines = _source_lines(d.path)
-    if not 1 <= d.line <= len(lines):
+    source = _source(d.path)
+    if not 1 <= d.line <= len(source.lines):
         return []
-    text = lines[d.line - 1].replace("\t", " ")
+    text = source.lines[d.line - 1].replace("\t", " ")
     gutter = len(str(d.line))
     pad = " " * gutter
-    end = d.end_column if d.end_line == d.line and d.end_column > d.column else d.column + 1
-    width = max(1, min(end, len(text) + 1) - d.column)
-    caret = " " * (d.column - 1) + _paint("^" * width, _COLORS[d.severity], ctx.color)
+    # Columns are the file's; a masked secret before them moves them on the shown line.
+    column = source.column(d.line, d.column)
+    end = column + 1
+    if d.end_line == d.line and d.end_column > d.column:
+        end = max(source.column(d.line, d.end_column), end)
+    width = max(1, min(end, len(text) + 1) - column)
+    caret = " " * (column - 1) + _paint("^" * width, _COLORS[d.severity], ctx.color)
     bar = _paint("|", "34", ctx.color)
     return [
         f"{pad} {bar}",

@@ -38,6 +38,7 @@ CHECKS: dict[str, str] = {
     "engine": "curator.interpreter.checks.engine",
     "pairs": "curator.interpreter.checks.pairs",
     "llm": "curator.interpreter.checks.llm",
+    "secrets": "curator.interpreter.checks.secrets",
 }
 
 # Checks whose hits about a memory depend on that memory alone (plus the day, the config
