@@ -94,7 +94,7 @@ def test_no_output_finding_event_prompt_or_fix_repeats_a_secret(
     curator("scan", **key)
     assert api.count > 0  # the LLM sweep did ask, with the memories in its prompts
     hook = curator("hook", "session-start", input='{"session_id": "s-1", "source": "startup"}')
-    assert "secret_token" in hook.stdout
+    assert "secret-token" in hook.stdout
     listed = curator("findings", "list", "--output-format", "json").json()
     ids = [f["id"] for f in listed]
     assert {f["code"] for f in listed} >= {"CUR501", "CUR502", "CUR503", "CUR504"}
