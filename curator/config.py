@@ -71,6 +71,8 @@ DEFAULTS: dict[str, Any] = {
         ],
     },
     "usage": {"window_days": 30},
+    # Memory types a team uses on purpose besides Claude Code's four (CUR003).
+    "types": {"extra": []},
     "surfacer": {"max_pointer_chars": 200, "skip_when_zero": True},
 }
 PATH_KEYS = ("memory_store", "storage", "repo_root")

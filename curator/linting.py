@@ -20,7 +20,7 @@ from curator.interpreter.engine import run_checks
 from curator.interpreter.run_cache import ResultCache
 from curator.models import Diagnostic, Rule
 from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
-from curator.store import discovery
+from curator.store import discovery, evidence, layout
 from curator.store.reading import read_store
 
 
@@ -29,14 +29,16 @@ class Target:
     """One store to lint, located once.
 
     `repo` is the repository its memories talk about and how it was chosen; `found` how
-    the store was found (argument, file, all, memory_store, autoMemoryDirectory, project);
-    `only` limits reporting to the files that were named.
+    the store was found (argument, file, all, memory_store, autoMemoryDirectory, project),
+    and `evidence` what made a folder look like a store (`--all`); `only` limits
+    reporting to the files that were named.
     """
 
     store: Path
     repo: RepoChoice
     only: frozenset[Path] | None = None
     found: str = "argument"
+    evidence: str = ""
 
 
 def target_for(
@@ -47,9 +49,11 @@ def target_for(
     *,
     only: frozenset[Path] | None = None,
     found: str = "argument",
+    evidence: str = "",
 ) -> Target:
     """The Target for a store folder: its repository is decided here and nowhere else."""
-    return Target(store, locate_repository(store, config, repo_root, cwd, found), only, found)
+    repo = locate_repository(store, config, repo_root, cwd, found)
+    return Target(store, repo, only, found, evidence)
 
 
 @dataclass(frozen=True)
@@ -90,10 +94,15 @@ def resolve_targets(
     """Turn command-line paths into stores. No paths: the current project's store.
 
     With `all_stores`, every store under `<config>/projects/`, or under each given folder.
-    A file is linted in the context of its store, and only its diagnostics are reported.
+    A file is linted in the context of its store, and only its diagnostics are reported;
+    so is the notes folder of an OpenClaw workspace. Every command names a store this way,
+    and says the same when a path is not one.
     """
     if all_stores:
-        return [target_for(s, config, cwd, repo_root, found="all") for s in _all_stores(paths)]
+        return [
+            target_for(s.path, config, cwd, repo_root, found="all", evidence=s.how)
+            for s in _all_stores(paths)
+        ]
     if not paths:
         found = discovery.project_store(cwd, config.path("memory_store"))
         if found is None:
@@ -109,7 +118,16 @@ def resolve_targets(
         if not path.exists():
             raise UserError("no such file or folder", path)
         if path.is_dir():
-            stores[path.resolve()] = None
+            folder = path.resolve()
+            workspace = layout.workspace_of(folder)
+            if workspace is not None:  # an OpenClaw workspace's notes: linted in it
+                if stores.get(workspace, set()) is not None:
+                    notes = set(folder.rglob("*.md"))
+                    stores.setdefault(workspace, set()).update(notes)  # type: ignore[union-attr]
+                continue
+            if not evidence.is_store(folder):
+                raise UserError(evidence.NOT_A_STORE, path)
+            stores[folder] = None
             continue
         # Resolve the folder, not the file: a symlinked memory keeps the name the store
         # reader gives it, so its diagnostics still match.
@@ -126,19 +144,19 @@ def resolve_targets(
     ]
 
 
-def _all_stores(paths: list[Path]) -> list[Path]:
+def _all_stores(paths: list[Path]) -> list[discovery.FoundStore]:
     for path in paths:
         if not path.is_dir():
             raise UserError("--all takes folders to search for stores", path)
-    found: dict[Path, None] = {}
+    found: dict[Path, discovery.FoundStore] = {}
     bases: list[Path | None] = list(paths) or [None]
     for base in bases:
         for store in discovery.all_stores(base):
-            found.setdefault(store.resolve())
+            found.setdefault(store.path.resolve(), store)
     if not found:
         where = ", ".join(map(str, paths)) or str(discovery.claude_config_dir() / "projects")
         raise UserError(f"no memory stores under {where}")
-    return list(found)
+    return [discovery.FoundStore(path, store.how) for path, store in found.items()]
 
 
 def lint(

@@ -28,6 +28,8 @@ class Severity(IntEnum):
 
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
+# Store layouts (see `store.layout`): Claude Code's auto-memory, an OpenClaw workspace.
+LAYOUTS = ("claude", "openclaw")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class IndexEntry:
     title: str
     target: str  # as written, anchor and angle brackets removed
     is_url: bool
+    wikilink: bool = False  # `[[name]]`: `target` is the name with `.md` added
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ class Store:
     index: Index | None
     memories: tuple[Memory, ...]
     problems: tuple[FileProblem, ...]
+    layout: str = "claude"  # one of LAYOUTS, told by the folder's content
 
     def memory(self, rel: str) -> Memory | None:
         for memory in self.memories:
@@ -185,6 +189,7 @@ class Rule:
     message: str
     source: Path
     applies_to_types: tuple[str, ...] | None = None
+    applies_to_layouts: tuple[str, ...] | None = None
     params: dict[str, Any] = field(default_factory=dict)
     patterns: tuple[Any, ...] = ()
     identity: tuple[str, ...] = ()
@@ -194,10 +199,14 @@ class Rule:
     persist: bool = True  # False: about curator's run, not a memory; never a finding
     # The finding event's own fields: design field name -> detail key (docs/events.md).
     event: dict[str, str] = field(default_factory=dict)
+    opt_in: bool = False  # runs only when selected by its exact code or name
     tests: tuple[RuleTest, ...] = ()
 
     def applies_to(self, memory: Memory) -> bool:
         return self.applies_to_types is None or memory.type in self.applies_to_types
+
+    def applies_to_layout(self, layout: str) -> bool:
+        return self.applies_to_layouts is None or layout in self.applies_to_layouts
 
 
 @dataclass(frozen=True)

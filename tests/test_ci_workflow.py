@@ -119,8 +119,8 @@ def test_the_github_workflow_annotates_uploads_and_fails(ci, tmp_path: Path) -> 
         "title=CUR010 (broken_index)::CUR010 MEMORY.md links 'feedback_test.md', "
         "which does not exist",
         f"::warning file={STORE}/feedback_tests.md,line=1,col=1,endLine=1,endColumn=1,"
-        "title=CUR011 (orphaned_memory)::CUR011 'feedback_tests.md' is not linked from "
-        "MEMORY.md, so the agent is never pointed to it",
+        "title=CUR011 (orphaned_memory)::CUR011 'feedback_tests.md' is neither linked nor "
+        "named in MEMORY.md, nor in any memory it reaches, so the agent is never pointed to it",
     ]
 
 

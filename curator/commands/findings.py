@@ -22,12 +22,31 @@ FORMAT = click.option(
     default="text",
     help="Output format.",
 )
+# The store is named as `curator lint` names it: a positional STORE; `--store` is kept as
+# an alias. Both go through `linting.resolve_targets`, which says what is not a store.
+STORE_ARGUMENT = click.argument(
+    "named_store", required=False, type=click.Path(path_type=Path), metavar="[STORE]"
+)
 STORE = click.option(
     "--store",
     "store_path",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
-    help="The memory store [default: the current project's].",
+    type=click.Path(path_type=Path),
+    help="The memory store (same as STORE) [default: the current project's].",
 )
+
+
+def one_store(positional: Path | None, option: Path | None) -> Path | None:
+    """The store named by STORE or by --store (one of them, or both the same)."""
+    if positional is not None and option is not None and positional != option:
+        raise click.UsageError("name the store once: STORE or --store, not both")
+    return positional if positional is not None else option
+
+
+def split_store(args: tuple[str, ...], option: Path | None) -> tuple[Path | None, list[str]]:
+    """`[STORE] ID...`: a first argument that is a path (and not the only one) is the store."""
+    if len(args) > 1 and Path(args[0]).exists():
+        return one_store(Path(args[0]), option), list(args[1:])
+    return option, list(args)
 
 
 def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
@@ -64,15 +83,21 @@ def findings() -> None:
     default="open",
     help="Which findings to list [default: open].",
 )
+@STORE_ARGUMENT
 @STORE
 @config_option
 @FORMAT
 @user_errors
 def list_command(
-    status: str, store_path: Path | None, config_path: Path | None, output_format: str
+    status: str,
+    named_store: Path | None,
+    store_path: Path | None,
+    config_path: Path | None,
+    output_format: str,
 ) -> None:
-    """List findings, oldest first."""
-    chosen = load(project_of(store_path, config_path)).sorted(None if status == "all" else status)
+    """List findings of STORE (default: the current project's store), oldest first."""
+    project = project_of(one_store(named_store, store_path), config_path)
+    chosen = load(project).sorted(None if status == "all" else status)
     if output_format == "json":
         click.echo(as_json(chosen))
         return
@@ -83,7 +108,7 @@ def list_command(
 
 
 @findings.command("show")
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1, required=True, metavar="[STORE] ID...")
 @STORE
 @config_option
 @FORMAT
@@ -91,9 +116,10 @@ def list_command(
 def show_command(
     ids: tuple[str, ...], store_path: Path | None, config_path: Path | None, output_format: str
 ) -> None:
-    """Show findings in full."""
-    store = load(project_of(store_path, config_path))
-    chosen = [_find(store, i) for i in ids]
+    """Show findings in full (ids or unique id prefixes; STORE as for `list`)."""
+    named, wanted = split_store(ids, store_path)
+    store = load(project_of(named, config_path))
+    chosen = [_find(store, i) for i in wanted]
     if output_format == "json":
         click.echo(as_json(chosen))
         return
@@ -158,7 +184,7 @@ ACTION = click.option(
 
 def _status_command(name: str, status: str, help_text: str) -> click.Command:
     @click.command(name, help=help_text)
-    @click.argument("ids", nargs=-1, required=True)
+    @click.argument("ids", nargs=-1, required=True, metavar="[STORE] ID...")
     @click.option("--reason", help="Why (kept with the finding).")
     @STORE
     @config_option
@@ -172,8 +198,9 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
         output_format: str,
         action: str | None = None,
     ) -> None:
-        project = project_of(store_path, config_path)
-        changed = change_status(project, list(ids), status, reason, action=action)
+        named, wanted = split_store(ids, store_path)
+        project = project_of(named, config_path)
+        changed = change_status(project, wanted, status, reason, action=action)
         if output_format == "json":
             click.echo(as_json(changed))
             return

@@ -105,6 +105,23 @@ def report_held_back(held: list[Diagnostic], cwd: Path, listing: bool) -> None:
     )
 
 
+def report_targets(targets: list[Target], cwd: Path) -> None:
+    """One stderr line per store: where, its layout, and why it was taken as a store."""
+    from curator.reporters import display_path
+    from curator.store.layout import layout_of
+
+    for target in targets:
+        why = target.evidence or {
+            "argument": "named",
+            "file": "holds the named files",
+            "project": "this project's Claude Code store",
+            "memory_store": "memory_store in the config",
+            "autoMemoryDirectory": "Claude Code's autoMemoryDirectory setting",
+        }.get(target.found, target.found)
+        where = display_path(target.store, cwd)
+        click.echo(f"curator: store {where} ({layout_of(target.store)}; {why})", err=True)
+
+
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
@@ -145,7 +162,7 @@ def report_held_back(held: list[Diagnostic], cwd: Path, listing: bool) -> None:
     "--all",
     "all_stores",
     is_flag=True,
-    help="Lint every store under <config>/projects/ (or under the given folder).",
+    help="Lint every store under <config>/projects/, or found by content under the given folders.",
 )
 @click.option(
     "--persist",
@@ -161,6 +178,12 @@ def report_held_back(held: list[Diagnostic], cwd: Path, listing: bool) -> None:
     "--show-silenced",
     is_flag=True,
     help="List on stderr what the rules held back as right as written, and why.",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Say on stderr which folders were taken as stores, and why.",
 )
 @user_errors
 def lint(
@@ -182,12 +205,14 @@ def lint(
     persist: bool,
     color: bool | None,
     show_silenced: bool,
+    verbose: bool,
 ) -> None:
     """Lint memory stores or single memory files.
 
     With no PATHS, lints the current project's store
     (<config>/projects/<slug>/memory). A memory file is linted in the context of its
-    store; only diagnostics about the named files are reported.
+    store; only diagnostics about the named files are reported. With --all, every
+    folder under PATHS that holds a store (found by content) is linted.
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or rule error.
     """
@@ -208,6 +233,8 @@ def lint(
     )
     check_prompts([r for r in selected if r.tier == "llm"])
     targets = resolve_targets(list(paths), config, cwd, all_stores, repo_root)
+    if verbose:
+        report_targets(targets, cwd)
     day = today or clock.today()
     if persist:
         result = persist_lint(targets, rules, selected, config, day)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from curator.commands.common import config_option, user_errors
-from curator.commands.findings import STORE, change_status, project_of
+from curator.commands.common import config_from, config_option, user_errors
+from curator.commands.findings import STORE, STORE_ARGUMENT, change_status, one_store, project_of
 from curator.errors import UserError
 from curator.findings.project import ProjectDir
 from curator.findings.store import Finding, load
@@ -76,12 +76,15 @@ def memory_rel(finding: Finding) -> str | None:
 
 
 @click.command()
+@STORE_ARGUMENT
 @STORE
 @config_option
 @user_errors
-def review(store_path: Path | None, config_path: Path | None) -> None:
-    """Walk through open findings: prune, edit, reclassify, acknowledge or defer each."""
-    project = project_of(store_path, config_path)
+def review(named_store: Path | None, store_path: Path | None, config_path: Path | None) -> None:
+    """Walk through the open findings of STORE (default: the current project's store):
+    prune, edit, reclassify, acknowledge or defer each."""
+    project = project_of(one_store(named_store, store_path), config_path)
+    types = (*MEMORY_TYPES, *config_from(config_path).get("types.extra"))
     pending = load(project).sorted("open")
     if not pending:
         click.echo("curator: no open findings.")
@@ -106,7 +109,7 @@ def review(store_path: Path | None, config_path: Path | None) -> None:
         if action == "quit":
             break
         try:
-            outcome = act(action, finding, project, store, rel, shown_sha, index_sha)
+            outcome = act(action, finding, project, store, rel, shown_sha, index_sha, types)
         except StaleFile as exc:
             click.secho(f"  skipped: {exc.message}", fg="yellow")
             outcome = "skipped"
@@ -129,6 +132,7 @@ def act(
     rel: str | None,
     shown_sha: str | None,
     index_sha: str | None,
+    types: tuple[str, ...] = MEMORY_TYPES,
 ) -> str:
     """Carry out one chosen action; returns what to count it as."""
     if action == "defer":
@@ -162,7 +166,7 @@ def act(
         click.echo(f"  {note} (backup in {folder})")
         return "edited" if changed else "deferred"
     if action == "reclassify":
-        new_type = click.prompt("  new type", type=click.Choice(MEMORY_TYPES))
+        new_type = click.prompt("  new type", type=click.Choice(types))
         folder = set_type(project, store, rel, shown_sha, new_type)
         reason = f"{rel} is now type {new_type}"
         change_status(

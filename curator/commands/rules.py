@@ -37,6 +37,8 @@ def rule(code: str, output_format: str, config_path: Path | None) -> None:
     click.echo(f"Check: {found.check}. Tier: {found.tier}. Severity: {found.severity}.")
     if found.fixable:
         click.echo("Fixable: `curator fix` shows the exact edit; `--apply` makes it.")
+    if found.opt_in:
+        click.echo(f"Opt-in: runs only when selected by code or name (`--select {found.code}`).")
     click.echo(f"\n{found.summary}\n\n{found.docs}")
     if found.params:
         click.echo("\n## Parameters\n")
@@ -53,6 +55,7 @@ def _as_dict(r: Rule) -> dict[str, object]:
         "severity": str(r.severity),
         "summary": r.summary,
         "fixable": r.fixable,
+        "opt_in": r.opt_in,
         "params": r.params,
         "docs": r.docs,
         "source": str(r.source),
@@ -78,7 +81,8 @@ def list_rules(output_format: str = "text", config_path: Path | None = None) -> 
         click.echo(json.dumps([_as_dict(r) for r in loaded], indent=2))
         return
     for r in sorted(loaded, key=lambda r: r.code):
-        click.echo(f"{r.code}  {r.name:<28} {r.tier:<5} {r.severity!s:<7} {r.summary}")
+        opt_in = " (opt-in)" if r.opt_in else ""
+        click.echo(f"{r.code}  {r.name:<28} {r.tier:<5} {r.severity!s:<7} {r.summary}{opt_in}")
 
 
 @rules.command("test")

@@ -15,6 +15,7 @@ from typing import Any
 from curator import clock
 from curator.config import Config
 from curator.models import Diagnostic, Memory, Rule, Store
+from curator.store.layout import OPENCLAW
 
 # `shared` key: repositories whose history index a run under a deadline could not open.
 HISTORY_PENDING = "history.pending"
@@ -44,4 +45,8 @@ class Context:
     held_back: list[Diagnostic] = field(default_factory=list)
 
     def memories(self, rule: Rule) -> Iterable[Memory]:
+        """The memories a rule applies to. Notes in an OpenClaw workspace have no type, so
+        a rule's `types` do not filter them."""
+        if self.store.layout == OPENCLAW:
+            return iter(self.store.memories)
         return (m for m in self.store.memories if rule.applies_to(m))

@@ -39,8 +39,8 @@ def run_checks(
     selected = {r.code for r in rules}
     diagnostics: list[Diagnostic] = []
     for rule in rules:
-        if rule.check == "engine":
-            continue
+        if rule.check == "engine" or not rule.applies_to_layout(ctx.store.layout):
+            continue  # a rule about frontmatter says nothing of an OpenClaw daily note
         if deadline is not None and time.monotonic() >= deadline:
             ctx.skipped.add(rule.code)
             continue

@@ -17,7 +17,7 @@ from curator.errors import UserError
 from curator.interpreter import patterns
 from curator.interpreter.checks import CHECKS, get_check
 from curator.interpreter.rule_files import builtin_rules_dir, rule_files
-from curator.models import MEMORY_TYPES, Rule, RuleTest, Severity
+from curator.models import LAYOUTS, MEMORY_TYPES, Rule, RuleTest, Severity
 from curator.yamlio import load_file
 
 KEYS = {
@@ -38,6 +38,7 @@ KEYS = {
     "fixable": bool,
     "persist": bool,
     "event": dict,
+    "opt_in": bool,
 }
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
@@ -137,15 +138,7 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in event.items()):
         raise fail("event maps event field names to detail keys, both strings", "event")
 
-    types = None
-    applies = data.get("applies_to")
-    if applies is not None:
-        if set(applies) - {"types"} or not isinstance(applies.get("types"), list):
-            raise fail("applies_to takes only {types: [...]}", "applies_to")
-        unknown = [t for t in applies["types"] if t not in MEMORY_TYPES]
-        if unknown:
-            raise fail(f"unknown memory type {unknown[0]!r}", "applies_to")
-        types = tuple(applies["types"])
+    types, layouts = _applies_to(data.get("applies_to"), fail)
 
     return Rule(
         code=data["code"],
@@ -157,6 +150,7 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         message=data["message"],
         source=path,
         applies_to_types=types,
+        applies_to_layouts=layouts,
         params=params,
         patterns=tuple(compiled),
         identity=tuple(str(k) for k in data.get("identity", [])),
@@ -165,8 +159,30 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         fixable=bool(data.get("fixable", False)),
         persist=bool(data.get("persist", True)),
         event=dict(event),
+        opt_in=bool(data.get("opt_in", False)),
         tests=tuple(_tests(data.get("tests", []), lines, fail)),
     )
+
+
+def _applies_to(
+    applies: dict[str, Any] | None, fail: Any
+) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """`applies_to: {types: [...], layouts: [...]}`, each optional: (types, layouts)."""
+    if applies is None:
+        return None, None
+    known = {"types": MEMORY_TYPES, "layouts": LAYOUTS}
+    if not applies or set(applies) - set(known):
+        raise fail("applies_to takes {types: [...], layouts: [...]}", "applies_to")
+    found: dict[str, tuple[str, ...]] = {}
+    for key, values in applies.items():
+        if not isinstance(values, list):
+            raise fail(f"applies_to.{key} must be a list", "applies_to")
+        unknown = [v for v in values if v not in known[key]]
+        if unknown:
+            what = "memory type" if key == "types" else "store layout"
+            raise fail(f"unknown {what} {unknown[0]!r}", "applies_to")
+        found[key] = tuple(values)
+    return found.get("types"), found.get("layouts")
 
 
 def check_prompts(rules: list[Rule]) -> None:

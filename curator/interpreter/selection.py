@@ -2,7 +2,8 @@
 
 As in ruff, a token is a code (`CUR101`), a code prefix (`CUR1`, `CUR`), `ALL`, or a rule
 name (`date_decayed`); when a rule is both selected and ignored, the more specific token
-wins, and a tie goes to ignore.
+wins, and a tie goes to ignore. An opt-in rule (`opt_in: true`, CUR203) runs only when a
+token names it exactly, by code or by name: `ALL` and prefixes leave it off.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def select_rules(
     chosen = []
     for rule in rules:
         if rule.tier == "llm" and not include_llm:
+            continue
+        if rule.opt_in and not {rule.code, rule.name} & set(chosen_tokens):
             continue
         selected = _specificity(rule, chosen_tokens)
         if selected >= 0 and selected > _specificity(rule, ignore):

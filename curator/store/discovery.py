@@ -10,7 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.git import git_output
-from curator.store.reading import INDEX_NAME
+from curator.store import evidence, layout
+from curator.store.layout import INDEX_NAME
 
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9]")
 SLUG_MAX = 200
@@ -60,8 +61,9 @@ def _settings_memory_dir() -> Path | None:
 
 @dataclass(frozen=True)
 class FoundStore:
-    """A project's store and how it was found: `memory_store` (config),
-    `autoMemoryDirectory` (Claude Code's setting) or `project` (the slug folder)."""
+    """A store and how it was found: `memory_store` (config), `autoMemoryDirectory`
+    (Claude Code's setting), `project` (the slug folder), or, from `all_stores`, what
+    made the folder look like a store."""
 
     path: Path
     how: str
@@ -129,52 +131,85 @@ def path_for_slug(slug: str, root: Path = Path("/")) -> Path | None:
     return found[0] if len(found) == 1 else None
 
 
-# Folders never searched for stores (hidden ones are skipped too): dependencies, builds.
+# Folders never searched for stores: dependencies, builds, caches. Hidden folders are not
+# searched either, except the two where agents keep memory; nor is a virtualenv.
 _PRUNE = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "dist", "build"})
+_HIDDEN_SEARCHED = frozenset({".claude", ".openclaw"})
+_VIRTUALENV_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 
-def all_stores(base: Path | None = None) -> list[Path]:
+def all_stores(base: Path | None = None) -> list[FoundStore]:
     """Every store under `<config>/projects/` (`*/memory`), or under the given folder.
 
-    Under a given folder (a dotfiles repository, a project) every `memory/` folder that
-    looks like a store counts: one holding a MEMORY.md, one at `projects/<slug>/memory`,
-    one at `.claude/memory`. Hidden folders other than `.claude` are not searched.
+    Under a given folder (a dotfiles repository, a project, a folder of checkouts) a store
+    is found by what it holds (`evidence.store_evidence`), whatever its name; the search
+    honours each repository's .gitignore and never enters `.git`, `node_modules` or a
+    virtualenv. A store's own subfolders belong to it and are not searched.
     """
     if base is None:
         projects = claude_config_dir() / "projects"
         if not projects.is_dir():
             return []
-        return sorted(p for p in projects.glob("*/memory") if p.is_dir())
+        found = sorted(p for p in projects.glob("*/memory") if p.is_dir())
+        return [FoundStore(p, "Claude Code's projects/<slug>/memory") for p in found]
     if not base.is_dir():
         return []
-    found: list[Path] = []
+    base = base.resolve()
+    ignored = _GitIgnored()
+    ignored.load(base)
+    stores: list[FoundStore] = []
     for folder, dirs, _files in os.walk(base):
         here = Path(folder)
-        if _looks_like_store(here, base):
-            found.append(here)
-            dirs.clear()  # a store's subfolders belong to it
+        if here != base and (here / ".git").exists():
+            ignored.load(here)  # a repository inside: its own .gitignore
+        why = evidence.store_evidence(here)
+        if why is not None:
+            stores.append(FoundStore(here, why))
+            dirs.clear()
             continue
-        dirs[:] = sorted(
-            d for d in dirs if d not in _PRUNE and (not d.startswith(".") or d == ".claude")
-        )
-    return sorted(found)
+        dirs[:] = sorted(d for d in dirs if _searched(here / d) and not ignored(here / d))
+    return sorted(stores, key=lambda s: s.path)
 
 
-def _looks_like_store(folder: Path, base: Path) -> bool:
-    if folder.name != "memory":
+def _searched(folder: Path) -> bool:
+    name = folder.name
+    if name in _PRUNE or (name.startswith(".") and name not in _HIDDEN_SEARCHED):
         return False
-    return (
-        (folder / INDEX_NAME).is_file()
-        or folder.parent.parent.name == "projects"
-        or folder.parent.parent == base
-        or folder == base
-        or folder.parent.name in (".claude", "claude")
-    )
+    return not any((folder / marker).exists() for marker in _VIRTUALENV_MARKERS)
+
+
+class _GitIgnored:
+    """Folders the .gitignore of the repositories met so far leaves out (untracked ones)."""
+
+    def __init__(self) -> None:
+        self.folders: set[str] = set()
+        self.loaded: set[str] = set()
+
+    def load(self, folder: Path) -> None:
+        top = git_output(folder, "rev-parse", "--show-toplevel", timeout=10)
+        if top is None:
+            return
+        root = top.decode("utf-8", "surrogateescape").strip()
+        if root in self.loaded:
+            return
+        self.loaded.add(root)
+        listed = git_output(Path(root), "ls-files", "-z", "--others", "--ignored",
+                            "--exclude-standard", "--directory", timeout=30)  # fmt: skip
+        for rel in (listed or b"").decode("utf-8", "surrogateescape").split("\0"):
+            if rel.endswith("/"):
+                self.folders.add(os.path.normpath(os.path.join(root, rel)))
+
+    def __call__(self, folder: Path) -> bool:
+        return os.path.normpath(folder) in self.folders
 
 
 def store_of(path: Path) -> Path:
-    """The store a memory file belongs to: the nearest folder up holding a MEMORY.md or
-    named `memory`, not above the repository's top; else the file's own folder."""
+    """The store a memory file belongs to: the OpenClaw workspace whose notes hold it, or
+    the nearest folder up holding a MEMORY.md or named `memory`, not above the
+    repository's top; else the file's own folder."""
+    workspace = layout.workspace_of(path)
+    if workspace is not None:
+        return workspace
     folder = path.parent
     for candidate in (folder, *folder.parents):
         if (candidate / INDEX_NAME).is_file() or candidate.name == "memory":

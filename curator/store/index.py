@@ -30,10 +30,11 @@ def _blank_code(line: str) -> str:
     return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
 
 
-def parse_index(lines: tuple[str, ...]) -> tuple[IndexEntry, ...]:
+def parse_index(lines: tuple[str, ...], first_line: int = 1) -> tuple[IndexEntry, ...]:
+    """Every link and wikilink in `lines` (numbered from `first_line`), outside code."""
     entries: list[IndexEntry] = []
     in_fence = False
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first_line):
         if raw.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
             continue
@@ -49,11 +50,14 @@ def parse_index(lines: tuple[str, ...]) -> tuple[IndexEntry, ...]:
             target = match.group("target").strip()
             if not target.lower().endswith(".md"):
                 target += ".md"
-            entries.append(_entry(number, match, match.group("title") or target, target))  # type: ignore[arg-type]
+            title = match.group("title") or target
+            entries.append(_entry(number, match, title, target, wikilink=True))  # type: ignore[arg-type]
     return tuple(entries)
 
 
-def _entry(number: int, match: re.Match[str], title: str, target: str) -> IndexEntry | None:
+def _entry(
+    number: int, match: re.Match[str], title: str, target: str, wikilink: bool = False
+) -> IndexEntry | None:
     is_url = bool(_SCHEME.match(target))
     if not is_url:
         target = unquote(target.split("#", 1)[0].split("?", 1)[0])
@@ -66,4 +70,5 @@ def _entry(number: int, match: re.Match[str], title: str, target: str) -> IndexE
         title=title.strip(),
         target=target,
         is_url=is_url,
+        wikilink=wikilink,
     )

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from curator.hashing import sha256_bytes
 from curator.models import FileProblem, Index, Memory, Store
-from curator.store import frontmatter
+from curator.store import frontmatter, layout
 from curator.store.index import parse_index
+from curator.store.layout import INDEX_NAME as INDEX_NAME  # re-exported: its old home
 
-INDEX_NAME = "MEMORY.md"
 MAX_BYTES = 1024 * 1024
 
 
@@ -79,9 +79,10 @@ def _write_date(data: dict[str, object], mtime: float) -> date:
     return datetime.fromtimestamp(mtime).date()
 
 
-def _memory_paths(root: Path) -> list[Path]:
+def _memory_paths(root: Path, start: Path) -> list[Path]:
+    """Markdown files under `start` (hidden ones left out), the store's index excepted."""
     found: list[Path] = []
-    stack = [root]
+    stack = [start]
     while stack:
         folder = stack.pop()
         try:
@@ -111,18 +112,20 @@ def read_index(root: Path) -> Index | FileProblem | None:
 
 
 def read_store(root: Path) -> Store:
-    """Read every memory under `root`. Never raises for a bad file: it becomes a problem."""
+    """Read every memory under `root` (in an OpenClaw workspace, under its `memory/`).
+    Never raises for a bad file: it becomes a problem."""
     root = root.resolve()
+    kind = layout.layout_of(root)
     problems: list[FileProblem] = []
     index = read_index(root)
     if isinstance(index, FileProblem):
         problems.append(index)
         index = None
     memories: list[Memory] = []
-    for path in sorted(_memory_paths(root)):
+    for path in sorted(_memory_paths(root, layout.memory_folder(root, kind))):
         result = read_memory(path, root)
         if isinstance(result, FileProblem):
             problems.append(result)
         else:
             memories.append(result)
-    return Store(root=root, index=index, memories=tuple(memories), problems=tuple(problems))
+    return Store(root, index, tuple(memories), tuple(problems), layout=kind)

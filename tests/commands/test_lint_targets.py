@@ -82,10 +82,11 @@ def test_all_lints_every_store_under_the_config(run_curator, tmp_path: Path) -> 
         "== claude/projects/-home-me-api/memory: 3 findings ==",
         "claude/projects/-home-me-api/memory/MEMORY.md:2:3: CUR010 MEMORY.md links 'gone.md',"
         " which does not exist",
-        "claude/projects/-home-me-api/memory/b.md:1:1: CUR011 'b.md' is not linked from"
-        " MEMORY.md, so the agent is never pointed to it",
-        "claude/projects/-home-me-api/memory/notes/c.md:1:1: CUR011 'notes/c.md' is not linked"
-        " from MEMORY.md, so the agent is never pointed to it",
+        "claude/projects/-home-me-api/memory/b.md:1:1: CUR011 'b.md' is neither linked nor"
+        " named in MEMORY.md, nor in any memory it reaches, so the agent is never pointed to it",
+        "claude/projects/-home-me-api/memory/notes/c.md:1:1: CUR011 'notes/c.md' is neither"
+        " linked nor named in MEMORY.md, nor in any memory it reaches, so the agent is never"
+        " pointed to it",
         "",
         "== claude/projects/-home-me-web/memory: clean ==",
         "",
@@ -127,3 +128,69 @@ def test_json_of_all_names_each_store(run_curator, tmp_path: Path) -> None:
     run = run_curator("lint", "--all", "--output-format", "json-lines", cwd=tmp_path)
     stores = [Path(json.loads(line)["store"]).parent.name for line in run.stdout.splitlines()]
     assert stores == ["-a", "-b"]
+
+
+def test_all_finds_stores_by_content_and_honours_gitignore(run_curator, tmp_path: Path) -> None:
+    from tests.conftest import git
+
+    repo = tmp_path / "work"
+    linked = {"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory(name="a")}
+    framed = {"feedback_testing.md": memory(name="testing", type="feedback")}
+    write_files(repo / "claude-memory", linked)
+    write_files(repo / "memories", framed)  # no index: found by its frontmatter
+    write_files(repo / ".claude/memory", linked)
+    write_files(repo / "agent-memory", linked)
+    write_files(repo / "notes", {"MEMORY.md": "# Ideas\nNo links here.\n", "x.md": "plain\n"})
+    write_files(repo / "ws", {
+        "AGENTS.md": "# Agents\n", "MEMORY.md": "Prose.\n",
+        "memory/2026-03-01.md": "# 2026-03-01\n- Set up.\n",
+    })  # fmt: skip
+    write_files(repo / "node_modules/pkg/memory", linked)
+    write_files(repo / "env", {"pyvenv.cfg": "home = /usr\n", "lib/memory/MEMORY.md": "[a](a.md)"})
+    write_files(repo / "scratch/memory", linked)  # gitignored
+    write_files(repo, {".gitignore": "scratch/\n"})
+    git(repo, "init", "-q", "-b", "main")
+    write_files(repo / ".git/memory", linked)  # never entered
+
+    run = run_curator("lint", "--all", ".", "--verbose", "--output-format", "concise", cwd=repo)
+
+    assert run.code in (0, 1), run.stderr
+    assert [line for line in run.stderr.splitlines() if line.startswith("curator: store")] == [
+        "curator: store .claude/memory (claude; a MEMORY.md that links files)",
+        "curator: store agent-memory (claude; a MEMORY.md that links files)",
+        "curator: store claude-memory (claude; a MEMORY.md that links files)",
+        "curator: store memories (claude; markdown files with memory frontmatter)",
+        "curator: store ws (openclaw; an OpenClaw workspace: daily notes in memory/)",
+    ]
+    headers = [line for line in run.stdout.splitlines() if line.startswith("==")]
+    assert [h.split(":")[0] for h in headers] == [
+        "== .claude/memory", "== agent-memory", "== claude-memory", "== memories", "== ws"
+    ]  # fmt: skip
+
+
+def test_a_folder_that_is_not_a_store_gets_one_message_everywhere(run_curator, tmp_path) -> None:
+    docs = write_files(tmp_path / "docs", {"guide.md": "# Guide\n", "api.md": "# API\n"})
+    message = (
+        f"curator: error: {docs}: not a memory store: no MEMORY.md, no memory files with "
+        "frontmatter, and not an OpenClaw workspace\n"
+    )
+    for args in (
+        ("lint", str(docs)),
+        ("fix", str(docs)),
+        ("scan", str(docs)),
+        ("review", str(docs)),
+        ("review", "--store", str(docs)),
+        ("findings", "list", str(docs)),
+        ("findings", "list", "--store", str(docs)),
+        ("findings", "show", str(docs), "01J000"),
+    ):
+        run = run_curator(*args)
+        assert (run.code, run.stderr) == (2, message), args
+    missing = tmp_path / "nowhere"
+    for args in (
+        ("lint", str(missing)),
+        ("review", str(missing)),
+        ("findings", "list", str(missing)),
+    ):
+        run = run_curator(*args)
+        assert (run.code, run.stderr) == (2, f"curator: error: {missing}: no such file or folder\n")

@@ -134,6 +134,28 @@ def test_findings_for_a_named_store_from_anywhere(env: Env, tmp_path: Path) -> N
     assert "no memory store for this project" in none.stderr
 
 
+def test_findings_name_the_store_as_lint_does(env: Env, tmp_path: Path) -> None:
+    env.curator("scan")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def run(*args: str) -> Run:
+        return env._run("findings", *args, cwd=elsewhere, env=env.env())
+
+    listed = run("list", str(env.store), "--output-format", "json")
+    assert listed.code == 0, listed.stderr
+    assert [f["kind"] for f in listed.json()] == ["broken_index", "date_decayed"]
+    first = listed.json()[0]["id"]
+    shown = run("show", str(env.store), first[:12], "--output-format", "json")
+    assert [f["id"] for f in shown.json()] == [first]
+    acked = run("ack", str(env.store), first, "--reason", "known")
+    assert acked.stdout.startswith(f"acknowledged {first} broken_index")
+    assert run("list", "--store", str(env.store)).stdout.splitlines()[-1] == "1 open finding(s)"
+    both = run("list", str(env.store), "--store", str(tmp_path))
+    assert both.code == 2
+    assert "name the store once: STORE or --store, not both" in both.stderr
+
+
 def test_two_sessions_acknowledging_at_once_change_it_once(env: Env, tmp_path: Path) -> None:
     env.curator("scan")
     finding = env.findings()[0]

@@ -53,6 +53,15 @@ def test_review_shows_each_finding_with_its_excerpt(env: Env) -> None:
     assert all(f["status"] == "open" for f in env.findings())
 
 
+def test_review_takes_the_store_as_an_argument(env: Env, tmp_path: Path) -> None:
+    env.hook()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = env._run("review", str(env.store), cwd=elsewhere, env=env.env(), input="q\n")
+    assert run.code == 0, run.stderr
+    assert "[1/2] CUR010 broken_index" in run.stdout
+
+
 def test_prune_removes_the_memory_and_its_index_line_with_a_backup(env: Env) -> None:
     env.hook()
     code, out = review(env, "d\np\ny\n")

@@ -171,7 +171,7 @@ def test_junit_loads_in_a_junit_parser(run_curator, tmp_path: Path) -> None:
     [failure] = case.result
     assert isinstance(failure, Failure)
     assert failure.type == "CUR016"
-    assert failure.message == "The store has 1 memories but no MEMORY.md index"
+    assert failure.message == "The store has 1 memory but no MEMORY.md index"
     api = suites["curator: stores/-home-me-api/memory"]
     assert api.tests == api.failures == len(list(api)) >= len(CHEAP_CODES) - 1
     broken = next(c for c in api if c.result[0].type == "CUR010")

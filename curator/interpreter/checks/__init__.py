@@ -26,6 +26,7 @@ class Check(Protocol):
 CHECKS: dict[str, str] = {
     "files": "curator.interpreter.checks.files",
     "frontmatter": "curator.interpreter.checks.frontmatter",
+    "types": "curator.interpreter.checks.types",
     "index": "curator.interpreter.checks.index",
     "dates": "curator.interpreter.checks.dates",
     "pattern": "curator.interpreter.checks.pattern",

@@ -1,6 +1,7 @@
-"""Frontmatter structure: present and valid YAML, required fields, a known type.
+"""Frontmatter structure: present and valid YAML, required fields.
 
-The rule's `mode` picks what it checks: `invalid`, `missing_field` or `unknown_type`.
+The rule's `mode` picks what it checks: `invalid` or `missing_field`. (Whether the type
+is a known one is the `types` check: it counts across the store.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 PARAMS: dict[str, Any] = {
     "mode": "invalid",
     "required": ["name", "description", "type"],
-    "types": ["user", "feedback", "project", "reference"],
     "require_frontmatter": True,
 }
 
@@ -32,8 +32,6 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             continue  # reported once, by the `invalid` rule
         elif mode == "missing_field":
             yield from _missing(rule, memory)
-        elif mode == "unknown_type":
-            yield from _unknown_type(rule, memory)
 
 
 def _invalid(rule: Rule, memory: Memory) -> Iterator[Hit]:
@@ -51,23 +49,12 @@ def _missing(rule: Rule, memory: Memory) -> Iterator[Hit]:
     for key in rule.params["required"]:
         value = memory.frontmatter.get(key)
         if value is None or (isinstance(value, str) and not value.strip()):
-            line = _key_line(memory, key) or 1
+            line = key_line(memory, key) or 1
             yield Hit(memory.path, line, detail={"field": key})
 
 
-def _unknown_type(rule: Rule, memory: Memory) -> Iterator[Hit]:
-    value = memory.frontmatter.get("type")
-    if value is None or value in rule.params["types"]:
-        return
-    line = _key_line(memory, "type") or 1
-    text = memory.lines[line - 1]
-    column = text.find(":") + 2 if ":" in text else 1
-    column += len(text[column - 1 :]) - len(text[column - 1 :].lstrip())
-    detail = {"type": str(value), "known": ", ".join(rule.params["types"])}
-    yield Hit(memory.path, line, column, end_column=len(text.rstrip()) + 1, detail=detail)
-
-
-def _key_line(memory: Memory, key: str) -> int | None:
+def key_line(memory: Memory, key: str) -> int | None:
+    """The frontmatter line that sets `key`, if one does."""
     pattern = re.compile(rf"^\s*{re.escape(key)}\s*:")
     for number in range(2, memory.body_line):
         if pattern.match(memory.lines[number - 1]):

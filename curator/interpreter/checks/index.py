@@ -1,8 +1,10 @@
-"""MEMORY.md against the store: broken and duplicate links, orphans, Claude Code's load limit.
+"""MEMORY.md and the links between memories: broken and duplicate links, orphans, the
+load limit.
 
 The rule's `mode` picks one of: `broken`, `outside`, `orphan`, `duplicate`, `over_budget`,
-`line_too_long`, `missing`. Links are resolved lexically; a link that leaves the store is
-only stat'ed when it lands inside the repository root, and never read.
+`line_too_long`, `missing` (about MEMORY.md) or `memory_link` (links in memory bodies).
+Links are resolved lexically (`store.links`); a link that leaves the store is only
+stat'ed when it lands inside the repository root, and never read.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from curator import templates
+from curator.interpreter import patterns
 from curator.models import Edit, Fix, Hit, Index, IndexEntry, Memory
+from curator.store import links
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -23,7 +28,16 @@ PARAMS: dict[str, Any] = {
     "max_lines": 200,
     "max_chars": 25000,
     "max_line_chars": 200,
+    # `missing`: how the count of memories reads (one, more).
+    "count_words": ["memory", "memories"],
+    # `orphan`: why nothing points to the memory; `memory_link`: why a link leads nowhere.
+    "reasons": {},
+    # `orphan`: files the agent loads by themselves (not through MEMORY.md), and the share
+    # of memories with frontmatter above which a file without any is a note for people.
+    "loaded_files": [],
+    "framed_share": 1.0,
 }
+_GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
@@ -31,14 +45,19 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     mode = rule.params["mode"]
     if index is None:
         if mode == "missing" and ctx.store.memories:
-            root = ctx.store.root
-            detail = {"count": len(ctx.store.memories)}
-            yield Hit(root / "MEMORY.md", 1, detail=detail, memory_files=("MEMORY.md",))
+            count = len(ctx.store.memories)
+            one, many = rule.params["count_words"]
+            detail = {"count": count, "memories": f"{count} {one if count == 1 else many}"}
+            yield Hit(ctx.store.root / "MEMORY.md", 1, detail=detail, memory_files=("MEMORY.md",))
+        elif mode == "memory_link":
+            yield from _memory_links(rule, ctx)
         return
     if mode in ("broken", "outside"):
         yield from _links(rule, ctx, index, mode)
+    elif mode == "memory_link":
+        yield from _memory_links(rule, ctx)
     elif mode == "orphan":
-        yield from _orphans(ctx, index)
+        yield from _orphans(rule, ctx, index)
     elif mode == "duplicate":
         yield from _duplicates(ctx, index)
     elif mode == "over_budget":
@@ -86,9 +105,12 @@ def add_line_fix(index: Index, memory: Memory) -> Fix:
 
 def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:
     repo = os.path.join(str(ctx.repo_root), "") if ctx.repo_root is not None else None
+    names = _graph(ctx).names
     for entry, rel, absolute in index.resolved:
         if not _looks_like_file(entry.target):
             continue
+        if entry.wikilink and links.name_key(entry.target) in names:
+            continue  # `[[Deploy rules]]` names a memory by its frontmatter `name`
         if rel is None and repo is None and mode == "broken":
             # Cannot be judged without the repository: this rule did not run in full, so
             # its persisted findings must not be resolved by this run.
@@ -106,16 +128,82 @@ def _looks_like_file(target: str) -> bool:
     return "." in target or "/" in target
 
 
-def _linked(index: Index) -> set[str]:
-    return {rel for _, rel, _ in index.resolved if rel is not None}
+def _graph(ctx: Context) -> links.Graph:
+    found = ctx.shared.get(_GRAPH)
+    if not isinstance(found, links.Graph):
+        found = ctx.shared[_GRAPH] = links.graph(ctx.store)
+    return found
 
 
-def _orphans(ctx: Context, index: Index) -> Iterator[Hit]:
-    linked = _linked(index)
-    for memory in ctx.store.memories:
-        if memory.rel not in linked:
-            detail = {"description": memory.description or ""}
-            yield Hit(memory.path, 1, detail=detail, fix=add_line_fix(index, memory))
+def _reason(rule: Rule, key: str, **values: Any) -> str:
+    return templates.render(str(rule.params["reasons"].get(key, key)), values)
+
+
+def _orphans(rule: Rule, ctx: Context, index: Index) -> Iterator[Hit]:
+    """Memories MEMORY.md neither links nor names, nor reaches through other memories."""
+    graph = _graph(ctx)
+    memories = ctx.store.memories
+    framed = sum(m.has_frontmatter for m in memories)
+    # Most files have frontmatter: one without is a README for people, not a memory (and
+    # CUR001 says so).
+    people_notes = framed > rule.params["framed_share"] * len(memories)
+    for memory in memories:
+        if memory.rel in graph.reachable or memory.rel in rule.params["loaded_files"]:
+            continue
+        if people_notes and not memory.has_frontmatter:
+            continue
+        sources = sorted(graph.pointers.get(memory.rel, ()))
+        if sources:
+            shown = ", ".join(f"'{s}'" for s in sources[:3])
+            more = f" (+{len(sources) - 3})" if len(sources) > 3 else ""
+            reason = _reason(rule, "unreached_sources", sources=shown + more)
+        else:
+            reason = _reason(rule, "unlinked")
+        detail = {"description": memory.description or "", "reason": reason, "pointers": sources}
+        yield Hit(memory.path, 1, detail=detail, fix=add_line_fix(index, memory))
+
+
+def _memory_links(rule: Rule, ctx: Context) -> Iterator[Hit]:
+    """Links in memory bodies that land on no memory and on no file."""
+    root = os.path.join(str(ctx.store.root), "")
+    repo = os.path.join(str(ctx.repo_root), "") if ctx.repo_root is not None else None
+    for link in _graph(ctx).links:
+        entry = link.entry
+        if link.rel is not None or _placeholder(rule, entry.target):
+            continue  # lands on a memory, or names a pattern (`memory/YYYY-MM-DD.md`)
+        absolute = link.absolute
+        if absolute.startswith(root):
+            where = absolute[len(root) :]
+        elif repo is not None and absolute.startswith(repo):
+            where = absolute[len(repo) :]
+        else:
+            if repo is None:
+                ctx.skipped.add(rule.code)  # cannot be judged without the repository
+            continue
+        # Stat'ed, never read. The agent works from the project's top, so a relative link
+        # that names a file there (`[CLAUDE.md](CLAUDE.md)`) leads somewhere too.
+        if os.path.exists(absolute) or _in_repo(repo, entry.target):
+            continue
+        written = link.memory.lines[entry.line - 1][entry.column - 1 : entry.end_column - 1]
+        if entry.wikilink:
+            reason = _reason(rule, "wikilink", name=entry.target.removesuffix(".md"))
+        else:
+            reason = _reason(rule, "file", path=where.replace(os.sep, "/"))
+        target = written if entry.wikilink else entry.target
+        detail = {"target": target, "link": written, "reason": reason}
+        yield Hit(link.memory.path, entry.line, entry.column, end_column=entry.end_column,
+                  detail=detail)  # fmt: skip
+
+
+def _placeholder(rule: Rule, target: str) -> bool:
+    return any(patterns.search(p, target) for p in rule.patterns)
+
+
+def _in_repo(repo: str | None, target: str) -> bool:
+    if repo is None or target.startswith(("/", "~")):
+        return False
+    absolute = os.path.normpath(os.path.join(repo, target))
+    return absolute.startswith(repo) and os.path.exists(absolute)
 
 
 def _duplicates(ctx: Context, index: Index) -> Iterator[Hit]:

@@ -1,9 +1,10 @@
 """URLs: recorded as unchecked unless their host is allowlisted; allowlisted ones probed.
 
 `mode: unchecked` reports every URL whose host is not in `references.url_allowlist`
-(info: nobody vouches for it). `mode: dead` probes allowlisted URLs, only when
-`references.check_urls` is on, and reports those that answer with a dead status or do
-not answer at all, within `budget_seconds` for the whole run.
+(info: nobody vouches for it; CUR203 is opt-in). `mode: dead` probes allowlisted URLs,
+only when `references.check_urls` is on, and reports those that answer with a dead status
+or do not answer at all, within `budget_seconds` for the whole run. A URL without a host
+(`https:///x`) is neither.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             continue  # most memories: no URL, no need to scan them
         refs = references.scan(memory, rule.params["skip_fenced"]).urls
         for ref in refs[: rule.params["max_per_file"]]:
-            if allowlisted(host_of(ref.text), allowlist) == (mode == "dead"):
+            host = host_of(ref.text)
+            # `https:///x`, `http://:80`: no host, nothing anyone could vouch for or fetch
+            if host and allowlisted(host, allowlist) == (mode == "dead"):
                 found.append((memory, ref))
     if mode == "unchecked":
         for memory, ref in found:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -102,7 +103,7 @@ def test_no_request_is_made_when_check_urls_is_off(server, make_store, tmp_path,
     run = lint_json(
         run_curator,
         store,
-        "CUR2",
+        "CUR2,CUR203",
         "--config",
         str(config(tmp_path, False)),
         "--repo-root",
@@ -110,6 +111,34 @@ def test_no_request_is_made_when_check_urls_is_off(server, make_store, tmp_path,
     )
     assert [d["code"] for d in run.json()] == ["CUR203"]
     assert Handler.requests == []
+
+
+def test_url_unchecked_is_off_unless_named(make_store, tmp_path, run_curator):
+    body = "Boards: https://grafana.example.com/d/latency.\n"
+    store = make_store({"MEMORY.md": "- [B](reference_b.md)\n", "reference_b.md": memory(body)})
+
+    def codes(*args: str, cwd: Path | None = None) -> list[str]:
+        run = run_curator("lint", str(store), "--output-format", "json", *args, cwd=cwd)
+        assert run.code in (0, 1), run.stderr
+        return [d["code"] for d in run.json() if d["code"].startswith("CUR2")]
+
+    assert codes() == []
+    assert codes("--select", "ALL") == []
+    assert codes("--select", "CUR2") == []
+    assert codes("--extend-select", "CUR203") == ["CUR203"]
+    assert codes("--select", "url_unchecked") == ["CUR203"]
+    project = write_files(tmp_path / "project", {".curator.yaml": "extend_select: [CUR203]\n"})
+    assert codes(cwd=project) == ["CUR203"]
+
+
+def test_a_url_without_a_host_is_not_reported(make_store, run_curator):
+    body = "Typos: https:///x, http://:80/y and https://?q=1; real: https://docs.example.com/a.\n"
+    store = make_store({"reference_b.md": memory(body)})
+    run = lint_json(run_curator, store, "CUR203")
+    assert [(d["detail"]["host"], d["message"]) for d in run.json()] == [
+        ("docs.example.com", "URL on docs.example.com is unchecked (host not in "
+         "references.url_allowlist)")
+    ]  # fmt: skip
 
 
 def test_unanswered_url_past_the_budget_is_unknown_not_dead(server):
