@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from curator.interpreter import patterns
 from curator.models import Memory
 
-CHUNK_CHARS = 256 * 1024
+CHUNK_CHARS = 64 * 1024  # small enough that a slow pattern stays inside its timeout
 SEPARATOR = "\n\x00\n"
 
 
