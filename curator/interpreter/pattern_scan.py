@@ -44,9 +44,12 @@ class MemoryMatches:
 
     def add(self, item: Found, cap: int) -> None:
         starts, ends = self.starts, self.ends
-        at = bisect.bisect_right(starts, item.start)
-        if (at and ends[at - 1] > item.start) or (at < len(starts) and starts[at] < item.end):
-            return  # overlaps a match of an earlier pattern
+        if not starts or item.start >= ends[-1]:
+            at = len(starts)  # after everything kept so far: the common case
+        else:
+            at = bisect.bisect_right(starts, item.start)
+            if (at and ends[at - 1] > item.start) or (at < len(starts) and starts[at] < item.end):
+                return  # overlaps a match of an earlier pattern
         if len(self.found) >= cap:
             self.capped = True
             return
@@ -84,9 +87,11 @@ def scan(
         test = accept(pattern) if accept is not None else None
         for chunk in chunks:
             bases, members = chunk.bases, chunk.members
+            which, last = 0, len(bases) - 1
             for match in patterns.finditer(pattern, chunk.text):
                 start, end = span(match) if reaches_back else match.span()
-                which = bisect.bisect_right(bases, start) - 1
+                while which < last and bases[which + 1] <= start:
+                    which += 1  # matches come in order: walk to the memory holding this one
                 member, body, limit = members[which]
                 if start < body or end > limit:
                     continue  # in the frontmatter, or across a separator

@@ -164,8 +164,9 @@ def _store_order(
     key = f"dates.order.{rule.code}"
     if key in ctx.shared:
         return ctx.shared[key]  # type: ignore[no-any-return]
-    if scanned is None:
-        scanned = _scan(rule, _setup(rule, ctx), list(ctx.memories(rule)))
+    if scanned is None:  # only the numeric patterns: their dates overlap no other pattern's
+        numeric = [p for p in rule.patterns if "first" in p.groupindex]
+        scanned = scan(numeric, list(ctx.memories(rule)), rule.params["max_dates_per_memory"])
     seps = rule.params["day_first_separators"]
     votes = {DAY_FIRST: 0, MONTH_FIRST: 0}
     for matches in scanned:

@@ -326,8 +326,7 @@ def test_many_dates_in_one_memory_are_capped_and_reported_once(make_store, run_c
     assert run.code == 1 and "Traceback" not in run.stderr, run.stderr
     notes = [line for line in run.stderr.splitlines() if "holds more than" in line]
     assert notes == [
-        "curator: CUR101: project_dense.md holds more than 500 dates; "
-        "only the first 500 were read"
+        "curator: CUR101: project_dense.md holds more than 500 dates; only the first 500 were read"
     ]
     by_file: dict[str, int] = {}
     for d in run.json():
@@ -379,3 +378,33 @@ def test_a_commit_that_dates_an_unchanged_memory_invalidates_its_cached_hits(tmp
     assert run(MemoryMemo(memo_dir, "k")) == [
         "'next week' meant 2026-03-22 relative to the commit of 2026-03-10, 254 days ago"
     ]
+
+
+def test_a_run_on_part_of_the_store_reads_numeric_dates_in_the_stores_order(make_store, tmp_path):
+    store = make_store(
+        {
+            "project_us.md": memory("Report was filed 04/15/2026.\n"),
+            "project_due.md": memory("Renewal due 03/04/2026.\n"),
+        }
+    )
+    rules = [r for r in load_rules() if r.code == "CUR101"]
+
+    def run() -> list[str]:
+        memo = MemoryMemo(tmp_path / "cache", "k")
+        ctx = Context(store=read_store(store), config=Config(), today=date(2026, 12, 1))
+        found = run_checks(ctx, rules, rules, None, None, memo)
+        memo.save()
+        return [d.message for d in found]
+
+    first = run()
+    (store / "project_due.md").write_text(memory("Renewal due 03/04/2026!\n"))
+    second = run()  # only project_due.md is read again; the order comes from the store
+
+    assert (
+        first
+        == second
+        == [
+            "Deadline 'due 03/04/2026' is 272 days past ('03/04/2026' read as 2026-03-04; "
+            "intent 'due')"
+        ]
+    )
