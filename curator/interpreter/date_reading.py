@@ -242,6 +242,6 @@ def parse_relative(phrase: str, written: date, languages: tuple[str, ...]) -> da
     settings: dict[str, Any] = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"}
     try:
         parsed = dateparser.parse(phrase, languages=list(languages) or None, settings=settings)
-    except (ValueError, OverflowError):
+    except Exception:  # a third-party parser's failure on odd input: no date, not a crash
         return None
     return parsed.date() if parsed is not None else None

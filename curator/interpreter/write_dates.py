@@ -61,9 +61,16 @@ def write_date(ctx: Context, memory: Memory) -> WriteDate:
     if found is None:
         found = _from_frontmatter(memory, ctx.today) or _from_git(ctx, memory)
         if found is None:
-            found = WriteDate(datetime.fromtimestamp(memory.mtime).date(), "mtime")
+            found = WriteDate(_mtime_day(memory.mtime, ctx.today), "mtime")
         known[memory.rel] = found
     return found
+
+
+def _mtime_day(mtime: float, today: date) -> date:
+    try:
+        return datetime.fromtimestamp(mtime).date()
+    except (OverflowError, OSError, ValueError):
+        return today  # an mtime no calendar holds: as if written today
 
 
 def frontmatter_date_problems(memory: Memory, today: date) -> list[tuple[str, str]]:
