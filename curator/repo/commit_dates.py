@@ -5,7 +5,8 @@ git when the file is tracked and unchanged since HEAD (`interpreter.write_dates`
 module answers the git half: for each file under a folder, the blob HEAD holds and the
 author date of the last commit that touched it. One `git ls-tree` and one `git log` per
 HEAD, never one process per file; the answer is kept as JSON (nothing that loading could
-execute) in a cache folder the caller names.
+execute) in a cache folder the caller names. After a new commit, files whose blob did not
+change keep their date, so `git log` only walks back to the files that did.
 """
 
 from __future__ import annotations
@@ -56,11 +57,13 @@ def last_commits(repo: Path, folder: Path, cache: Path | None) -> dict[str, File
         return {}
     head = head_out.decode().strip()
     where = _cache_file(cache, repo, prefix) if cache is not None else None
+    known: dict[str, FileCommit] = {}
     if where is not None:
-        kept = _read_cache(where, head)
-        if kept is not None:
+        kept_head, kept = _read_cache(where)
+        if kept_head == head:
             return kept
-    found = _from_git(repo, "" if prefix == "." else prefix)
+        known = kept
+    found = _from_git(repo, "" if prefix == "." else prefix, known)
     if found is None:
         return {}
     if where is not None:
@@ -68,7 +71,11 @@ def last_commits(repo: Path, folder: Path, cache: Path | None) -> dict[str, File
     return found
 
 
-def _from_git(repo: Path, prefix: str) -> dict[str, FileCommit] | None:
+def _from_git(
+    repo: Path, prefix: str, known: dict[str, FileCommit]
+) -> dict[str, FileCommit] | None:
+    """Read HEAD's blobs under `prefix`; a file whose blob the last answer (`known`, for an
+    older HEAD) already dated keeps its date, so `git log` stops at the newest changes."""
     spec = f":(literal){prefix}" if prefix else "."
     listed = git_output(repo, "ls-tree", "-r", "-z", "HEAD", "--", spec, timeout=GIT_SECONDS)
     if listed is None:
@@ -79,10 +86,16 @@ def _from_git(repo: Path, prefix: str) -> dict[str, FileCommit] | None:
         parts = meta.split()
         if len(parts) == 3 and parts[1] == b"blob":
             blobs[path.decode("utf-8", "surrogateescape")] = parts[2].decode()
-    days = _last_days(repo, spec, set(blobs))
+    cut = len(prefix) + 1 if prefix else 0
+    dated = {
+        path: known[path[cut:]].day
+        for path, blob in blobs.items()
+        if path[cut:] in known and known[path[cut:]].blob == blob
+    }
+    days = _last_days(repo, spec, set(blobs) - set(dated))
     if days is None:
         return None
-    cut = len(prefix) + 1 if prefix else 0
+    days.update(dated)
     return {
         path[cut:]: FileCommit(blob, days[path]) for path, blob in blobs.items() if path in days
     }
@@ -94,6 +107,8 @@ def _last_days(repo: Path, spec: str, wanted: set[str]) -> dict[str, date] | Non
     Stopping early matters on long histories: the files a store holds today were mostly
     touched recently.
     """
+    if not wanted:
+        return {}
     args = ["git", "-C", str(repo), "-c", "log.showSignature=false", "log", "--no-renames",
             f"--format={_MARK}%ad", "--date=short", "--name-only", "-z", "HEAD", "--",
             spec]  # fmt: skip
@@ -139,17 +154,19 @@ def _cache_file(cache: Path, repo: Path, prefix: str) -> Path:
     return cache / "commit-dates" / f"{key}.json"
 
 
-def _read_cache(path: Path, head: str) -> dict[str, FileCommit] | None:
+def _read_cache(path: Path) -> tuple[str | None, dict[str, FileCommit]]:
+    """(the HEAD it answered for, its files); (None, {}) when missing, torn or foreign."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != CACHE_VERSION or data.get("head") != head:
-            return None
-        return {
+        if data.get("version") != CACHE_VERSION:
+            return None, {}
+        files = {
             str(rel): FileCommit(str(blob), date.fromisoformat(str(day)))
             for rel, (blob, day) in data["files"].items()
         }
+        return str(data["head"]), files
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None  # a torn or foreign cache is a miss
+        return None, {}
 
 
 def _write_cache(path: Path, head: str, files: dict[str, FileCommit]) -> None:

@@ -125,12 +125,22 @@ def test_commit_dates_are_cached_as_json_per_head(dotfiles: Path, tmp_path: Path
     cache.write_text(json.dumps(data))
     assert dates_of(store)["plain.md"].day == date(2026, 1, 5)
 
-    # A new HEAD makes it stale; a torn cache is only a miss.
-    (dotfiles / "other.txt").write_text("x\n")
-    commit(dotfiles, "2026-06-01", "other")
-    assert dates_of(store)["plain.md"].day == date(2026, 3, 10)
+    # A new HEAD: a file whose blob changed is dated again; the others keep their dates,
+    # so `git log` only walks back to the change.
+    (store / "sub" / "nested.md").write_text(NEXT_WEEK + "Edited.\n")
+    commit(dotfiles, "2026-06-01", "edit nested")
+    found = dates_of(store)
+    assert found["sub/nested.md"].day == date(2026, 6, 1)
+    assert found["plain.md"].day == date(2026, 1, 5)
+    assert json.loads(cache.read_text())["head"] == git(dotfiles, "rev-parse", "HEAD").strip()
+
+    # A torn cache is only a miss: everything is dated from git again.
     cache.write_text("{not json")
-    assert dates_of(store)["plain.md"].day == date(2026, 3, 10)
+    found = dates_of(store)
+    assert (found["plain.md"].day, found["sub/nested.md"].day) == (
+        date(2026, 3, 10),
+        date(2026, 6, 1),
+    )
 
 
 def test_impossible_frontmatter_dates_fall_back(tmp_path: Path) -> None:
