@@ -1,11 +1,13 @@
 """Time `curator lint` as a whole process on stores of 200, 2,000 and 10,000 memories.
 
-    python bench/run.py [--sizes 200,2000,10000] [--repeat 3] [--corpus DIR] [--lint-args ARGS]
+    python bench/run.py [--sizes 200,2000,10000] [--repeat 3] [--corpus DIR] [--select CODES]
+                        [--lint-args ARGS]
 
 Stores are written to a temporary folder outside any git repository, so the path and
 symbol rules are skipped (their cost is measured by bench/refs.py). By default the
 memories are synthetic (bench/synth.py); with `--corpus DIR` (e.g. ../shared/corpus/real)
 they are the real memory files found under DIR, repeated until the size is reached.
+`--select CUR101,CUR102` times those rules alone (e.g. the date checks).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ def main() -> None:
     parser.add_argument(
         "--lint-args", default="", help="more `curator lint` arguments, e.g. '--ignore CUR5'"
     )
+    parser.add_argument("--select", help="rule codes to run, as `curator lint --select`")
     args = parser.parse_args()
     kind = f"corpus {args.corpus}" if args.corpus else "synthetic"
     results = []
@@ -82,6 +85,7 @@ def main() -> None:
                 "2026-11-30",
                 "--exit-zero",
                 *args.lint_args.split(),
+                *(["--select", args.select] if args.select else []),
             ]
             seconds, code = time_command(cmd, args.repeat)
             results.append(
@@ -89,6 +93,7 @@ def main() -> None:
                     "memories": size,
                     "megabytes": round(megabytes, 1),
                     "kind": kind,
+                    "select": args.select or "default",
                     "lint_seconds": round(seconds, 3),
                     "exit": code,
                 }

@@ -10,9 +10,25 @@ import yaml
 from curator.errors import UserError
 
 try:
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+    _Base: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):  # type: ignore[valid-type,misc]
+    """The safe loader, except that a timestamp naming no real day stays text."""
+
+
+def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    # `2026-02-30` or `0000-00-00` would raise ValueError out of the loader: keep the
+    # text and let the caller judge it (frontmatter dates become a CUR001 diagnostic).
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 
 
 def load(text: str) -> Any:

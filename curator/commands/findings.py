@@ -213,6 +213,4 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
 findings.add_command(
     _status_command("ack", "acknowledged", "Acknowledge findings: keep them, stop reporting them.")
 )
-findings.add_command(
-    ACTION(_status_command("resolve", "resolved", "Mark findings as resolved."))
-)
+findings.add_command(ACTION(_status_command("resolve", "resolved", "Mark findings as resolved.")))

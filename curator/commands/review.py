@@ -169,9 +169,7 @@ def act(
         new_type = click.prompt("  new type", type=click.Choice(types))
         folder = set_type(project, store, rel, shown_sha, new_type)
         reason = f"{rel} is now type {new_type}"
-        change_status(
-            project, [finding.id], "resolved", reason, by="review", action="reclassify"
-        )
+        change_status(project, [finding.id], "resolved", reason, by="review", action="reclassify")
         click.echo(f"  {reason} (backup in {folder})")
         return "reclassified"
     raise AssertionError(action)

@@ -14,6 +14,7 @@ from typing import Any
 
 from curator import clock
 from curator.config import Config
+from curator.interpreter.write_dates import WriteDate, write_date
 from curator.models import Diagnostic, Memory, Rule, Store
 from curator.store.layout import OPENCLAW
 
@@ -50,3 +51,8 @@ class Context:
         if self.store.layout == OPENCLAW:
             return iter(self.store.memories)
         return (m for m in self.store.memories if rule.applies_to(m))
+
+    def write_date(self, memory: Memory) -> WriteDate:
+        """When `memory` was written and where that came from (frontmatter, its last
+        commit, its mtime): `interpreter.write_dates.write_date`."""
+        return write_date(self, memory)

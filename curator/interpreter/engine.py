@@ -66,19 +66,29 @@ def run_checks(
 class MemoryMemo(Protocol):
     """Per-memory results of memory-scoped rules (see `run_cache.MemoryMemo`)."""
 
-    def get(self, code: str, memory: Memory) -> list[Diagnostic] | None: ...
+    def get(self, code: str, memory: Memory, basis: str = "") -> list[Diagnostic] | None: ...
 
-    def put(self, code: str, memory: Memory, diagnostics: list[Diagnostic]) -> None: ...
+    def put(
+        self, code: str, memory: Memory, diagnostics: list[Diagnostic], basis: str = ""
+    ) -> None: ...
 
 
 def _run_memoized(
     ctx: Context, rule: Rule, by_code: dict[str, Rule], memo: MemoryMemo
 ) -> list[Diagnostic]:
-    """Run a memory-scoped rule on the memories the memo does not know, reuse the rest."""
+    """Run a memory-scoped rule on the memories the memo does not know, reuse the rest.
+
+    A check may name what else a memory's hits depend on (`memo_basis(rule, ctx, memory)`:
+    the dates check's write date from git, the store's day/month order); an entry made on
+    another basis is stale.
+    """
     reused: list[Diagnostic] = []
     stale: list[Memory] = []
+    basis_of = getattr(get_check(rule.check), "memo_basis", None)
+    bases: dict[Path, str] = {}
     for memory in ctx.store.memories:
-        known = memo.get(rule.code, memory)
+        basis = bases[memory.path] = basis_of(rule, ctx, memory) if basis_of else ""
+        known = memo.get(rule.code, memory, basis)
         if known is None:
             stale.append(memory)
         else:
@@ -93,7 +103,7 @@ def _run_memoized(
     # Remember only a complete run whose every hit sits in the memory it is about.
     if rule.code not in ctx.skipped and len(by_path) == len(stale):
         for memory in stale:
-            memo.put(rule.code, memory, by_path[memory.path])
+            memo.put(rule.code, memory, by_path[memory.path], bases[memory.path])
     return reused + fresh
 
 

@@ -167,7 +167,8 @@ class ResultCache:
 
 class MemoryMemo:
     """Hits of memory-scoped rules per (rule, memory file), valid while the file's hash and
-    mtime, the rule set, the day and the repository state are the same."""
+    mtime, the check's basis for it (`memo_basis`), the rule set, the day and the
+    repository state are the same."""
 
     def __init__(self, folder: Path, key: str) -> None:
         self.path = folder / MEMO_FILE
@@ -178,15 +179,17 @@ class MemoryMemo:
         self.kept: dict[tuple[str, str], Any] = {}
         self.changed = not valid
 
-    def get(self, code: str, memory: Memory) -> list[Diagnostic] | None:
+    def get(self, code: str, memory: Memory, basis: str = "") -> list[Diagnostic] | None:
         entry = self.entries.get((code, memory.rel))
-        if entry is None or entry[0] != memory.sha256 or entry[1] != memory.mtime:
+        if entry is None or entry[:3] != (memory.sha256, memory.mtime, basis):
             return None
         self.kept[(code, memory.rel)] = entry
-        return list(entry[2])
+        return list(entry[3])
 
-    def put(self, code: str, memory: Memory, diagnostics: list[Diagnostic]) -> None:
-        self.kept[(code, memory.rel)] = (memory.sha256, memory.mtime, tuple(diagnostics))
+    def put(
+        self, code: str, memory: Memory, diagnostics: list[Diagnostic], basis: str = ""
+    ) -> None:
+        self.kept[(code, memory.rel)] = (memory.sha256, memory.mtime, basis, tuple(diagnostics))
         self.changed = True
 
     def save(self) -> None:

@@ -104,21 +104,19 @@ def commit_date(commit: Commit) -> date:
     return datetime.fromtimestamp(commit.time, tz=timezone.utc).date()
 
 
-_DATE_KEYS = ("modified", "promoted_at", "created_at")
+def written(ctx: Context, memory: Memory) -> tuple[date, str]:
+    """When the memory was written, and what says so (`Context.write_date`: frontmatter,
+    else its last commit when tracked and unchanged, else the file's time)."""
+    known = ctx.write_date(memory)
+    source = {"commit": "its last commit", "mtime": "the file's time"}.get(
+        known.source, f"frontmatter {known.source}"
+    )
+    return known.day, source
 
 
-def written(memory: Memory) -> tuple[date, str] | None:
-    """When the memory was written and what says so; None when only the file's time
-    says (in a fresh clone every file's time is the clone's)."""
-    metadata = memory.frontmatter.get("metadata")
-    nested = metadata if isinstance(metadata, dict) else {}
-    for key in _DATE_KEYS:
-        if memory.frontmatter.get(key, nested.get(key)) is not None:
-            return memory.write_date, f"frontmatter {key}"
-    return None
-
-
-def evidence(rule: Rule, kind: str, values: dict[str, Any], memory: Memory) -> dict[str, Any]:
+def evidence(
+    ctx: Context, rule: Rule, kind: str, values: dict[str, Any], memory: Memory
+) -> dict[str, Any]:
     """The detail of a history-backed hit: the facts, the sentence the rule's
     `messages[kind]` makes of them, and the memory's write date against the commit's."""
     commit: Commit = values.pop("commit_obj")
@@ -132,11 +130,7 @@ def evidence(rule: Rule, kind: str, values: dict[str, Any], memory: Memory) -> d
     }
     messages = rule.params["messages"]
     detail["evidence"] = templates.render(messages[kind], detail)
-    known = written(memory)
-    if known is None:
-        detail["when"] = ""
-        return detail
-    when, source = known
+    when, source = written(ctx, memory)
     detail.update(written=when.isoformat(), written_source=source, written_after=when > gone)
     order = "written_after" if when > gone else "written_before"
     detail["when"] = templates.render(messages[order], detail)

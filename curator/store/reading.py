@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from datetime import date, datetime
 from pathlib import Path
 
 from curator.hashing import sha256_bytes
@@ -67,16 +66,7 @@ def read_memory(path: Path, root: Path) -> Memory | FileProblem:
         has_frontmatter=fm.present,
         body_line=fm.body_line,
         mtime=mtime,
-        write_date=_write_date(fm.data, mtime),
     )
-
-
-def _write_date(data: dict[str, object], mtime: float) -> date:
-    for key in ("modified", "promoted_at", "created_at"):
-        found = frontmatter.as_date(data.get(key))
-        if found is not None:
-            return found
-    return datetime.fromtimestamp(mtime).date()
 
 
 def _memory_paths(root: Path, start: Path) -> list[Path]:

@@ -52,7 +52,9 @@ def test_truth_store_reports_exactly_the_known_problems(make_store, run_curator,
         ("CUR101", "memory/project_freeze.md", 7, 36),
     ]
     freeze = next(d for d in items if d["code"] == "CUR101" and d["location"]["row"] == 6)
-    assert freeze["message"] == "Deadline 'freeze begins 2026-03-05' is 270 days past"
+    assert freeze["message"] == (
+        "Deadline 'freeze begins 2026-03-05' is 270 days past (intent 'freeze')"
+    )
     assert freeze["severity"] == "warning"
     assert freeze["detail"]["date"] == "2026-03-05"
     assert freeze["end_location"] == {"row": 6, "column": 31}

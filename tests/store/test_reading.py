@@ -22,7 +22,7 @@ def test_reads_flat_and_nested_frontmatter(make_store):
     by_rel = {m.rel: m for m in store.memories}
     assert by_rel["a.md"].type == "feedback"
     assert by_rel["b.md"].type == "project"
-    assert by_rel["b.md"].write_date == date(2026, 2, 10)
+    assert by_rel["b.md"].frontmatter["modified"] == date(2026, 2, 10)
     assert by_rel["b.md"].body_line == 9
     assert by_rel["b.md"].lines[by_rel["b.md"].body_line - 1] == "Body line."
     assert [e.target for e in store.index.entries] == ["a.md", "b.md"]
@@ -70,14 +70,3 @@ def test_bad_files_become_problems(make_store, tmp_path):
 def test_subfolders_are_read_and_hidden_folders_skipped(make_store):
     root = make_store({"sub/a.md": memory(), ".git/x.md": "x", "MEMORY.md": ""})
     assert [m.rel for m in read_store(root).memories] == ["sub/a.md"]
-
-
-def test_write_date_order(make_store):
-    root = make_store(
-        {
-            "a.md": memory(extra="promoted_at: 2026-01-02T10:00:00Z\ncreated_at: 2025-12-01"),
-            "b.md": memory(extra="created_at: 2025-12-01"),
-        }
-    )
-    dates = {m.rel: m.write_date for m in read_store(root).memories}
-    assert dates == {"a.md": date(2026, 1, 2), "b.md": date(2025, 12, 1)}

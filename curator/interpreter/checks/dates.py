@@ -2,22 +2,29 @@
 
 A past date alone is history ("backup completed 2026-06-20"). A date decays when the
 words around it looked forward when it was written: a deadline, a plan, "until", "by",
-"next". The rule's patterns find candidate dates through named groups (`year`, `month`,
-`monthname`, `day`, `quarter`; `relative` and `end_of` for phrases resolved against the
-memory's write date); its params hold the intent and history words and the window.
+"next", in whichever language the memory is written. The rule's patterns find candidate
+dates through named groups (read by `interpreter.date_reading`); its params hold the
+month names, the relative phrases and the intent and history words per language.
+
+Work is linear in a memory's body: matches are collected once per pattern, an overlap
+test is a bisection, and every look at a line stays inside the window around the date.
+At most `max_dates_per_memory` candidates are read in one memory.
 """
 
 from __future__ import annotations
 
-import calendar
+import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from datetime import date
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from curator.interpreter import patterns
+from curator.interpreter import date_reading
+from curator.interpreter.date_reading import DAY_FIRST, MONTH_FIRST, NEEDS_PARSER
+from curator.interpreter.date_words import Vocabulary, Word, vocabulary
+from curator.interpreter.pattern_scan import Found, MemoryMatches, scan
+from curator.interpreter.write_dates import WriteDate
 from curator.models import Hit, Memory, Severity
 
 if TYPE_CHECKING:
@@ -27,281 +34,404 @@ if TYPE_CHECKING:
 PARAMS: dict[str, Any] = {
     "grace_days": 14,
     "window_chars": 48,
-    "deadline_words": [],
-    "future_words": [],
-    "adjacent_words": [],
-    "history_words": [],
     "plan_severity": "info",
     "skip_changelog_lines": True,
-    "require_intent": True,
+    "skip_quoted": False,
+    "skip_dated_files": True,
+    "max_dates_per_memory": 500,
+    "day_first_separators": ".",
+    "months": {},
+    "month_parts": {},
+    "relative_phrases": {},
+    "words": {},
+    "dateparser_languages": [],
 }
+PART_KINDS = ("end", "late", "mid", "early")
 
-_MONTHS = (
-    {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-    | {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
-    | {"sept": 9}
-)
-_CLAUSE_BREAK = re.compile(r"[.;!?|](?:\s|$)|\s[—–]\s|\s--\s|\s-\s")
+_CLAUSE_BREAK = re.compile(r"[.;!?|](?:\s|$)|[。！？；]|\s[—–]\s|\s--\s|\s-\s")
 _ADJACENT_GAP = re.compile(r"[\s(:*_]*(?:the\s+|end\s+of\s+)?$")
-_BULLET = re.compile(r"^[\s>*+\-#\d.)\[\]x|:`_~]*$")
+_BULLET = re.compile(r"[\s>*+\-#\d.)\[\]x|:`_~]*$")
+_MARKS = re.compile(r"`|~~|\"|[“”]")
+_DATED_NAME = re.compile(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?!\d)")
+
+
+def validate(params: dict[str, Any]) -> str | None:
+    """The tables' shapes: the rulebook reports a problem with the rule's file and line."""
+    from curator.interpreter.date_words import KINDS
+
+    words = params["words"]
+    if not isinstance(words, dict):
+        return "param 'words' must map a language to {kind: [words]}"
+    for language, kinds in words.items():
+        if not isinstance(kinds, dict):
+            return f"words.{language} must map a kind to a list of words"
+        for kind, listed in kinds.items():
+            if kind not in KINDS:
+                return f"words.{language}: unknown kind '{kind}' (known: {', '.join(KINDS)})"
+            if not isinstance(listed, list) or not all(isinstance(w, str) for w in listed):
+                return f"words.{language}.{kind} must be a list of strings"
+    if not all(isinstance(v, int) and 1 <= v <= 12 for v in params["months"].values()):
+        return "param 'months' must map a month name to its number, 1 to 12"
+    if not all(v in PART_KINDS for v in params["month_parts"].values()):
+        return f"param 'month_parts' values must be one of {', '.join(PART_KINDS)}"
+    if not all(isinstance(v, str) for v in params["relative_phrases"].values()):
+        return "param 'relative_phrases' must map a phrase to its English form"
+    return None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A rule's params, prepared once per run."""
+
+    vocabulary: Vocabulary
+    tables: date_reading.Tables
+    months: Mapping[str, int]
+    languages: tuple[str, ...]
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
-    words = _vocabulary(
-        tuple(rule.params["deadline_words"]),
-        tuple(rule.params["future_words"]),
-        tuple(rule.params["adjacent_words"]),
-        tuple(rule.params["history_words"]),
-    )
-    for memory in ctx.memories(rule):
-        yield from _check_memory(rule, ctx.today, memory, words)
-
-
-def _check_memory(rule: Rule, today: date, memory: Memory, words: Vocabulary) -> Iterator[Hit]:
-    grace = rule.params["grace_days"]
-    body_start = (
-        memory.line_starts[memory.body_line - 1]
-        if memory.body_line <= len(memory.lines)
-        else len(memory.text)
-    )
-    taken: list[tuple[int, int]] = []
-    for pattern in rule.patterns:
-        for match in patterns.finditer(pattern, memory.text, pos=body_start):
-            start, end = match.span()
-            if any(start < b and a < end for a, b in taken):
-                continue
-            taken.append((start, end))
-            number, column = memory.locate(start)
-            if number in memory.fenced_lines:
-                continue
-            when = _resolve(match.groupdict(), memory.write_date)
-            if when is None or (today - when).days <= grace:
-                continue
-            line = memory.lines[number - 1]
-            span = (column - 1, column - 1 + end - start)
-            hit = _judge(
-                rule, memory, number, line, span, match.group(0), when, (today - when).days, words
+    setup = _setup(rule, ctx)
+    memories = list(ctx.memories(rule))
+    scanned = _scan(rule, setup, memories)
+    order = _store_order(rule, ctx, scanned)
+    for memory, matches in zip(memories, scanned, strict=True):
+        if matches.capped:
+            ctx.skipped.add(rule.code)  # the rest of this memory was not read
+            cap = rule.params["max_dates_per_memory"]
+            note = (
+                f"{rule.code}: {memory.rel} holds more than {cap} dates; "
+                f"only the first {cap} were read"
             )
-            if hit is not None:
-                yield hit
+            if note not in ctx.notes:
+                ctx.notes.append(note)
+        yield from _check_memory(rule, ctx, setup, memory, matches.found, order)
+
+
+def memo_basis(rule: Rule, ctx: Context, memory: Memory) -> str:
+    """What a memory's hits depend on besides its own text: the store's day/month order and
+    the memory's write date. Called on the whole store before any memo lookup."""
+    written = ctx.write_date(memory)
+    return f"{_store_order(rule, ctx)}|{written.day.isoformat()}|{written.source}"
+
+
+def _setup(rule: Rule, ctx: Context) -> Setup:
+    key = f"dates.setup.{rule.code}"
+    setup: Setup | None = ctx.shared.get(key)
+    if setup is None:
+        params = rule.params
+        months = {_key(k): v for k, v in params["months"].items()}
+        setup = Setup(
+            vocabulary=vocabulary(params["words"]),
+            tables=date_reading.Tables(
+                months=months,
+                month_parts={_key(k): v for k, v in params["month_parts"].items()},
+                relative_phrases={_key(k): _key(v) for k, v in params["relative_phrases"].items()},
+                day_first_seps=params["day_first_separators"],
+            ),
+            months=months,
+            languages=tuple(params["dateparser_languages"]),
+        )
+        ctx.shared[key] = setup
+    return setup
+
+
+def _key(text: str) -> str:
+    return " ".join(str(text).lower().rstrip(".").split())
+
+
+def _scan(rule: Rule, setup: Setup, memories: list[Memory]) -> list[MemoryMatches]:
+    """Every pattern's matches per memory; a month name `months` does not know is no match
+    ("3 days", "in 2026")."""
+
+    def is_date(match: Any) -> bool:
+        name = match.group("monthname")
+        return name is None or _key(name) in setup.months
+
+    def test(pattern: Any) -> Any:
+        return is_date if "monthname" in pattern.groupindex else None
+
+    return scan(rule.patterns, memories, rule.params["max_dates_per_memory"], test)
+
+
+def _store_order(
+    rule: Rule, ctx: Context, scanned: list[MemoryMatches] | None = None
+) -> str | None:
+    """The order of day and month the store's own numeric dates settle, by majority.
+
+    Counted once per run over every memory the rule applies to, so a run on part of the
+    store (the per-memory cache) reads its dates the way a full run would.
+    """
+    key = f"dates.order.{rule.code}"
+    if key in ctx.shared:
+        return ctx.shared[key]  # type: ignore[no-any-return]
+    if scanned is None:  # only the numeric patterns: their dates overlap no other pattern's
+        numeric = [p for p in rule.patterns if "first" in p.groupindex]
+        scanned = scan(numeric, list(ctx.memories(rule)), rule.params["max_dates_per_memory"])
+    seps = rule.params["day_first_separators"]
+    votes = {DAY_FIRST: 0, MONTH_FIRST: 0}
+    for matches in scanned:
+        for found in matches.found:
+            match = found.match
+            if "first" not in match.re.groupindex or not match.group("first"):
+                continue
+            if not match.group("year") or (match.group("sep") or "") in seps:
+                continue  # no year, or written day first anyway: says nothing of the store
+            settled = date_reading.numeric_order(
+                match.group("first"), match.group("second"), "", ""
+            )
+            if settled is not None:
+                votes[settled] += 1
+    order = None
+    if votes[DAY_FIRST] != votes[MONTH_FIRST]:
+        order = DAY_FIRST if votes[DAY_FIRST] > votes[MONTH_FIRST] else MONTH_FIRST
+    ctx.shared[key] = order
+    return order
+
+
+def _check_memory(
+    rule: Rule,
+    ctx: Context,
+    setup: Setup,
+    memory: Memory,
+    candidates: list[Found],
+    order: str | None,
+) -> Iterator[Hit]:
+    if rule.params["skip_dated_files"] and _DATED_NAME.search(memory.rel.rsplit("/", 1)[-1]):
+        return  # session_2026-05-28.md is the record of that day: its dates are history
+    grace = rule.params["grace_days"]
+    written = ctx.write_date(memory)
+    lines = _LineMarks(memory)
+    fenced = memory.fenced_lines
+    for candidate in candidates:
+        number, column = memory.locate(candidate.start)
+        if number in fenced:
+            continue
+        groups = candidate.groups
+        when = date_reading.read_date(
+            groups, memory.text[candidate.start : candidate.end], written.day, setup.tables, order
+        )
+        if when is None or (isinstance(when, date) and (ctx.today - when).days <= grace):
+            continue
+        line = memory.lines[number - 1]
+        start = column - 1
+        end = min(len(line), start + candidate.end - candidate.start)
+        relative = _has(groups, "relative") or _has(groups, "end_of")
+        offset = _has(groups, "offset")
+        if (relative or offset) and _titled(memory, line[start : end + 3]):
+            continue  # the memory's name says it: a title ("明天大盤預期"), not a plan
+        intent = _judge(rule, setup.vocabulary, lines, number, line, start, end, relative, offset)
+        if intent is None:
+            continue
+        if when is NEEDS_PARSER:
+            when = date_reading.parse_relative(_key(line[start:end]), written.day, setup.languages)
+            if when is None or (ctx.today - when).days <= grace:
+                continue
+        assert isinstance(when, date)
+        counted = "relative to" if relative or offset else ""
+        if not counted and _YEAR.search(line, start, end) is None:
+            counted = "the first after"  # no year written: counted from the write date
+        yield _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
+
+
+def _has(groups: dict[str, str | None], name: str) -> bool:
+    return groups.get(name) is not None  # an empty group counts: "(?P<end_of>)年末"
+
+
+def _titled(memory: Memory, text: str) -> bool:
+    return any(text in (value or "") for value in (memory.name, memory.description))
+
+
+class Intent(NamedTuple):
+    kind: str  # deadline | plan
+    word: str
+    start: int
+    end: int
 
 
 def _judge(
     rule: Rule,
-    memory: Memory,
+    words: Vocabulary,
+    lines: _LineMarks,
     number: int,
     line: str,
-    span: tuple[int, int],
-    date_text: str,
-    when: date,
-    days_past: int,
-    words: Vocabulary,
-) -> Hit | None:
-    start, end = span
-    if line.count("~~", 0, start) % 2 == 1 or line.count("`", 0, start) % 2 == 1:
-        return None  # struck through (done) or inside inline code
-    if rule.params["skip_changelog_lines"] and _BULLET.match(line[:start]):
-        return None  # a line that opens with its date is a log entry: history
-    clause_start, clause_end = _clause(line, start, end)
-    window = rule.params["window_chars"]
-    lo, hi = max(clause_start, start - window), min(clause_end, end + window)
-    found = []
-    for w_start, w_end, kind, text in words.find(line, lo, hi):
-        if w_start < end and start < w_end:
-            continue  # part of the date itself
-        before = w_end <= start
-        if kind in ("plan", "adjacent") and not before:
-            continue  # planning words look forward from before the date
-        if kind == "adjacent" and not _ADJACENT_GAP.match(line, w_end, start):
-            continue  # "by 2026-04-20", not "approved by Jo on 2026-04-20"
-        distance = start - w_end if before else w_start - end
-        found.append(
-            (
-                distance,
-                kind == "history",
-                "plan" if kind == "adjacent" else kind,
-                (w_start, w_end, text),
-            )
-        )
-    found.sort(key=lambda f: (f[0], not f[1]))
-    if found and found[0][2] == "history":
+    start: int,
+    end: int,
+    relative: bool,
+    offset: bool,
+) -> Intent | None:
+    """The intent that makes this date a plan, or None when it is history or no plan."""
+    if lines.inside(number, "`", start) or lines.inside(number, "~~", start):
+        return None  # inside inline code, or struck through (done)
+    if rule.params["skip_quoted"] and lines.quoted(number, start):
+        return None  # someone's words, relative to when they said them
+    # A line that opens with its date is a log entry: history. Unless a particle sits on
+    # the date itself: "6月30日までに移行する", "6월 30일까지".
+    if (
+        rule.params["skip_changelog_lines"]
+        and _BULLET.match(line, 0, start)
+        and not words.particle(line, end)
+    ):
         return None
-    intents = [f for f in found if f[2] != "history"]
+    lo, hi = _clause(line, start, end, rule.params["window_chars"])
+    found = words.find(line, lo, hi)
+    # (distance, 0 for history so it wins a tie, kind, word) for every usable listed word
+    nearest: list[tuple[int, int, str, Word]] = []
+    modals = [w for w in found if "modal" in w.kinds and w.end <= start]
+    for word in found:
+        kinds = word.kinds
+        if word.start < end and start < word.end:
+            continue  # part of the date itself
+        if "routine" in kinds or "example" in kinds:
+            return None  # "every Friday", "e.g. April 24": a frequency or an example
+        before = word.end <= start
+        distance = start - word.end if before else word.start - end
+        for kind in kinds:
+            if kind == "history":
+                if modals and any(m.end <= word.start for m in modals):
+                    nearest.append((distance, 1, "plan", word))  # "should be done by"
+                else:
+                    nearest.append((distance, 0, kind, word))
+            elif _counts(kind, before, line, word.end, start):
+                nearest.append((distance, 1, kind, word))
+    if not nearest:
+        if relative and not offset:
+            return Intent("deadline", line[start:end], start, end)  # "next week" looks ahead
+        return None
+    nearest.sort()
+    if nearest[0][2] == "history":
+        return None
+    inner = _parenthesis(line, start, end, lo, hi)
+    if inner and any(f[2] == "history" and inner[0] <= f[3].start < inner[1] for f in nearest):
+        return None  # "Plan (2026-06-11, decided)": the aside dates the text around it
+    intents = [f for f in nearest if f[2] != "history"]
+    if relative and not offset:
+        # "next week" looks forward by itself; a word right before it joins the phrase
+        joined = bool(intents) and intents[0][2] == "just_before"
+        opens = intents[0][3].start if joined else start
+        return Intent("deadline", line[opens:end], opens, end)
     if intents:
         kind = "deadline" if any(f[2] == "deadline" for f in intents) else "plan"
-        w_start, w_end, intent_word = next(f[3] for f in intents if f[2] == kind)
-        a, b = min(start, w_start), max(end, w_end)
-    elif rule.params["require_intent"]:
-        return None
-    else:  # the phrase carries its own intent ("next week")
-        kind, a, b, intent_word = "deadline", start, end, date_text
-    phrase = line[a:b].strip(" *_`")
-    severity = rule.severity if kind == "deadline" else Severity.parse(rule.params["plan_severity"])
-    detail = {
-        "date": when.isoformat(),
-        "date_text": date_text,
-        "matched_phrase": phrase,
-        "intent": kind,
-        "intent_word": intent_word,
-        "intent_label": "Deadline" if kind == "deadline" else "Planned date",
-        "days_past": days_past,
-        "written": memory.write_date.isoformat(),
-    }
-    return Hit(memory.path, number, start + 1, end_column=end + 1, detail=detail, severity=severity)
-
-
-def _clause(line: str, start: int, end: int) -> tuple[int, int]:
-    clause_start, clause_end = 0, len(line)
-    for brk in _CLAUSE_BREAK.finditer(line):
-        if brk.end() <= start:
-            clause_start = brk.end()
-        elif brk.start() >= end:
-            clause_end = brk.start()
-            break
-    return clause_start, clause_end
-
-
-_TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|[✅✔]")
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """The rule's word lists as one lookup: normalized phrase -> kinds."""
-
-    kinds: dict[str, tuple[str, ...]]
-    longest: int
-
-    def find(self, line: str, lo: int, hi: int) -> list[tuple[int, int, str, str]]:
-        """(start, end, kind, text) of every listed word or phrase in line[lo:hi]."""
-        tokens = [(m.start(), m.end(), m.group(0).lower()) for m in _TOKEN.finditer(line, lo, hi)]
-        found = []
-        for i in range(len(tokens)):
-            phrase = ""
-            for j in range(i, min(i + self.longest, len(tokens))):
-                if j > i and not line[tokens[j - 1][1] : tokens[j][0]].isspace():
-                    break  # a phrase's words are separated by whitespace only
-                phrase = f"{phrase} {tokens[j][2]}" if phrase else tokens[j][2]
-                for kind in self.kinds.get(phrase, ()):
-                    found.append(
-                        (tokens[i][0], tokens[j][1], kind, line[tokens[i][0] : tokens[j][1]])
-                    )
-        return found
-
-
-@lru_cache(maxsize=32)
-def _vocabulary(*lists: tuple[str, ...]) -> Vocabulary:
-    kinds: dict[str, list[str]] = {}
-    for kind, words in zip(("deadline", "plan", "adjacent", "history"), lists, strict=True):
-        for word in words:
-            phrase = " ".join(t.lower() for t in _TOKEN.findall(word))
-            if phrase:
-                kinds.setdefault(phrase, []).append(kind)
-    longest = max((p.count(" ") + 1 for p in kinds), default=1)
-    return Vocabulary({p: tuple(k) for p, k in kinds.items()}, longest)
-
-
-def _resolve(groups: dict[str, str | None], written: date) -> date | None:
-    """The date a match names; the last day of a month or quarter named without a day."""
-    if groups.get("relative"):
-        return resolve_relative(groups["relative"].lower(), written)  # type: ignore[union-attr]
-    if groups.get("end_of"):
-        return _end_of(groups["end_of"].lower(), written)  # type: ignore[union-attr]
-    try:
-        year = int(groups["year"] or "")
-    except (KeyError, ValueError):
-        return None
-    if groups.get("quarter"):
-        quarter_end = int(groups["quarter"] or 0) * 3
-        return date(year, quarter_end, calendar.monthrange(year, quarter_end)[1])
-    month_text = groups.get("month")
-    name = groups.get("monthname")
-    month = int(month_text) if month_text else _MONTHS.get((name or "").lower().rstrip("."))
-    if not month or not 1 <= month <= 12:
-        return None
-    last = calendar.monthrange(year, month)[1]
-    day_text = groups.get("day")
-    if not day_text:
-        return date(year, month, last)
-    day = int(day_text)
-    return date(year, month, day) if 1 <= day <= last else None
-
-
-def _end_of(unit: str, written: date) -> date:
-    if "week" in unit:
-        return written + timedelta(days=6 - written.weekday())
-    if "quarter" in unit:
-        month = ((written.month - 1) // 3 + 1) * 3
-        return date(written.year, month, calendar.monthrange(written.year, month)[1])
-    if "year" in unit:
-        return date(written.year, 12, 31)
-    return date(written.year, written.month, calendar.monthrange(written.year, written.month)[1])
-
-
-_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "a few": 3,
-    "few": 3,
-    "a couple of": 2,
-}
-_IN_N = re.compile(
-    r"^in\s+(\d{1,3}|an?|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)"
-    r"\s+(day|week|month)s?$"
-)
-
-
-def _add_months(base: date, months: int) -> date:
-    month = base.month - 1 + months
-    year, month = base.year + month // 12, month % 12 + 1
-    return date(year, month, min(base.day, calendar.monthrange(year, month)[1]))
-
-
-def _closed_form(phrase: str, written: date) -> date | None:
-    """The common phrases, resolved by arithmetic; a period counts to its last day."""
-    words = " ".join(phrase.split())
-    if words == "tomorrow":
-        return written + timedelta(days=1)
-    first, _, rest = words.partition(" ")
-    if first in ("next", "this") and rest in _WEEKDAYS:
-        ahead = (_WEEKDAYS[rest] - written.weekday()) % 7
-        return written + timedelta(days=ahead or (7 if first == "next" else 0))
-    if first == "next" and rest == "week":
-        return written + timedelta(days=13 - written.weekday())
-    if first == "next" and rest == "month":
-        return _end_of("month", _add_months(written.replace(day=1), 1))
-    if first == "next" and rest == "year":
-        return date(written.year + 1, 12, 31)
-    match = _IN_N.match(words)
-    if match:
-        count_text = " ".join(match.group(1).split())
-        count = int(count_text) if count_text.isdigit() else _NUMBERS[count_text]
-        unit = match.group(2)
-        if unit == "month":
-            return _add_months(written, count)
-        return written + timedelta(days=count * (7 if unit == "week" else 1))
+        chosen = next(f[3] for f in intents if _kind(f[2]) == kind)
+        modal = next((m for m in modals if m.end <= chosen.start), None)
+        first = modal if modal is not None and "history" in chosen.kinds else chosen
+        text = line[first.start : chosen.end]
+        return Intent(kind, text, min(start, first.start), max(end, chosen.end))
     return None
 
 
-@lru_cache(maxsize=4096)
-def resolve_relative(phrase: str, written: date) -> date | None:
-    """Resolve "next week", "this Friday", "in 3 days" against the write date.
+def _counts(kind: str, before: bool, line: str, word_end: int, start: int) -> bool:
+    """Whether an intent word of this kind counts on this side of the date."""
+    if kind == "deadline":
+        return True
+    if kind == "plan_after":
+        return not before
+    if kind == "just_before":
+        return before and _ADJACENT_GAP.match(line, word_end, start) is not None
+    return before and kind in _BEFORE
 
-    Common phrases are plain arithmetic; anything else (a user pattern's "in a fortnight",
-    another language) goes to dateparser, whose first parse costs about half a second.
-    """
-    closed = _closed_form(phrase, written)
-    if closed is not None:
-        return closed
-    import dateparser  # heavy: only for phrases the closed forms do not cover
 
-    base = datetime(written.year, written.month, written.day)
-    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"}
-    parsed = dateparser.parse(phrase, settings=settings)
-    return parsed.date() if parsed is not None else None
+_OPEN, _CLOSE = "(（", ")）"
+
+
+def _parenthesis(line: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int] | None:
+    """The span inside the parentheses that hold the date, when both are in the clause."""
+    opening = max(line.rfind(c, lo, start) for c in _OPEN)
+    if opening < 0 or any(line.find(c, opening, start) >= 0 for c in _CLOSE):
+        return None
+    closing = [i for i in (line.find(c, end, hi) for c in _CLOSE) if i >= 0]
+    return (opening + 1, min(closing)) if closing else None
+
+
+# Kinds that count only before the date ("just_before" only right before it: "by
+# 2026-04-20", not "approved by Jo on 2026-04-20"); "plan_after" counts only after it,
+# "deadline" and "history" on either side, "not_intent" never.
+_BEFORE = frozenset({"plan", "modal", "just_before"})
+
+
+def _kind(kind: str) -> str:
+    return "deadline" if kind == "deadline" else "plan"
+
+
+def _clause(line: str, start: int, end: int, window: int) -> tuple[int, int]:
+    """The clause around the date, cut to `window` characters either side."""
+    lo, hi = max(0, start - window), min(len(line), end + window)
+    for brk in _CLAUSE_BREAK.finditer(line, lo, hi):
+        if brk.end() <= start:
+            lo = brk.end()
+        elif brk.start() >= end:
+            hi = brk.start()
+            break
+    return lo, hi
+
+
+class _LineMarks:
+    """Where a memory's lines open and close inline code, strikes and quotes: found once
+    per line, then each question is a bisection (a long line stays linear)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.marks: dict[int, dict[str, list[int]]] = {}
+
+    def _of(self, number: int) -> dict[str, list[int]]:
+        found = self.marks.get(number)
+        if found is None:
+            found = {}
+            line = self.memory.lines[number - 1]
+            if "`" in line or "~~" in line or '"' in line or "“" in line or "”" in line:
+                for match in _MARKS.finditer(line):
+                    mark = match.group(0)
+                    found.setdefault("“" if mark in "“”" else mark, []).append(match.start())
+            self.marks[number] = found
+        return found
+
+    def inside(self, number: int, mark: str, offset: int) -> bool:
+        """An odd number of `mark` before `offset`: inside a span it opened."""
+        positions = self._of(number).get(mark)
+        return positions is not None and bisect.bisect_left(positions, offset) % 2 == 1
+
+    def quoted(self, number: int, offset: int) -> bool:
+        return self.inside(number, '"', offset) or self.inside(number, "“", offset)
+
+
+def _hit(
+    rule: Rule,
+    memory: Memory,
+    where: tuple[int, int, int],
+    when: date,
+    intent: Intent,
+    today: date,
+    written: WriteDate,
+    counted: str,
+) -> Hit:
+    """The hit and its evidence: the date as written, the day it was read as, the word
+    that made it a plan, and the write date it was counted from when that mattered."""
+    number, start, end = where
+    line = memory.lines[number - 1]
+    date_text = line[start:end]
+    read_as, written_from = when.isoformat(), written.label
+    evidence = []
+    if counted:
+        evidence.append(f"'{date_text}' read as {read_as}, {counted} {written_from}")
+    elif date_text[:10] != read_as:
+        evidence.append(f"'{date_text}' read as {read_as}")
+    if intent.word != date_text:
+        evidence.append(f"intent '{intent.word}'")
+    plan_severity = Severity.parse(rule.params["plan_severity"])
+    detail = {
+        "date": read_as,
+        "date_text": date_text,
+        "matched_phrase": line[intent.start : intent.end].strip(" *_`"),
+        "intent": intent.kind,
+        "intent_word": intent.word,
+        "intent_label": "Deadline" if intent.kind == "deadline" else "Planned date",
+        "days_past": (today - when).days,
+        "written": written.day.isoformat(),
+        "written_source": written.source,
+        "written_from": written_from,
+        "evidence": "; ".join(evidence) or f"read as {read_as}",
+    }
+    severity = rule.severity if intent.kind == "deadline" else plan_severity
+    return Hit(memory.path, number, start + 1, end_column=end + 1, detail=detail, severity=severity)
+
+
+_YEAR = re.compile(r"(?<!\d)20\d\d(?!\d)")

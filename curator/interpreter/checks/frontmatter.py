@@ -1,4 +1,5 @@
-"""Frontmatter structure: present and valid YAML, required fields.
+"""Frontmatter structure: present and valid YAML, required fields, and write dates
+(`modified`, `promoted_at`, `created_at`) that can be one.
 
 The rule's `mode` picks what it checks: `invalid` or `missing_field`. (Whether the type
 is a known one is the `types` check: it counts across the store.)
@@ -10,6 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from curator.interpreter.write_dates import frontmatter_date_problems
 from curator.models import Hit, Memory
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     for memory in ctx.memories(rule):
         if mode == "invalid":
             yield from _invalid(rule, memory)
+            yield from _bad_write_dates(memory, ctx)
         elif not memory.has_frontmatter:
             continue  # reported once, by the `invalid` rule
         elif mode == "missing_field":
@@ -43,6 +46,15 @@ def _invalid(rule: Rule, memory: Memory) -> Iterator[Hit]:
         line = min(max(line, 1), len(memory.lines) or 1)
         text = memory.lines[line - 1] if memory.lines else ""
         yield Hit(memory.path, line, 1, end_column=len(text) + 1, detail={"problem": problem})
+
+
+def _bad_write_dates(memory: Memory, ctx: Context) -> Iterator[Hit]:
+    """`modified: 2026-02-30`: not a write date; the next source is used instead."""
+    for key, problem in frontmatter_date_problems(memory, ctx.today):
+        line = key_line(memory, key) or 1
+        text = memory.lines[line - 1] if memory.lines else ""
+        detail = {"problem": f"{problem}; the write date comes from the next source"}
+        yield Hit(memory.path, line, 1, end_column=len(text) + 1, detail=detail)
 
 
 def _missing(rule: Rule, memory: Memory) -> Iterator[Hit]:

@@ -129,7 +129,7 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     ignored = _ignored(resolver.repo_path, [f for _, _, f in found])
     counts: dict[Path, int] = {}
     for memory, candidate, fate in found:
-        hit = _hit(rule, resolver, memory, candidate, fate)
+        hit = _hit(ctx, rule, resolver, memory, candidate, fate)
         reason = _held_back(rule, rules, resolver, memory, candidate, fate, ignored)
         if reason is not None:
             out.hits.append(stale.hold(hit, reason))
@@ -208,6 +208,7 @@ def _folder_fate(index: Index, folder: str, present: Any) -> PathFate | None:
 
 
 def _hit(
+    ctx: Context,
     rule: Rule,
     resolver: _Resolver,
     memory: Memory,
@@ -232,7 +233,7 @@ def _hit(
             fix = _rewrite_fix(memory, candidate, replacement, line)
         if fate.last_path is not None:
             values["last_path"] = fate.last_path
-    detail = stale.evidence(rule, kind, values, memory)
+    detail = stale.evidence(ctx, rule, kind, values, memory)
     return Hit(memory.path, line, column, end_line, end_column, detail=detail, fix=fix)
 
 

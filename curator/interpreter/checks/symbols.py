@@ -143,7 +143,7 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
                 continue
             if rule.params["require_definition"] and not removal.defined:
                 continue  # the code only called it, never defined it: a platform's name
-            hit = _hit(rule, memory, symbol, removal, renames)
+            hit = _hit(ctx, rule, memory, symbol, removal, renames)
             end = symbol.start + len(symbol.text)
             reason = stale.held_back(rules, memory, symbol.start, end, [removal.commit])
             if reason is not None:
@@ -155,7 +155,9 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     return out
 
 
-def _hit(rule: Rule, memory: Memory, symbol: Symbol, removal: Removal, renames: _Renames) -> Hit:
+def _hit(
+    ctx: Context, rule: Rule, memory: Memory, symbol: Symbol, removal: Removal, renames: _Renames
+) -> Hit:
     line, column = memory.locate(symbol.start)
     end_line, end_column = memory.locate(symbol.start + len(symbol.text))
     values: dict[str, Any] = {
@@ -169,7 +171,7 @@ def _hit(rule: Rule, memory: Memory, symbol: Symbol, removal: Removal, renames: 
     values["renamed"] = (
         templates.render(rule.params["messages"]["renamed"], values) if new_name else ""
     )
-    detail = stale.evidence(rule, "removed", values, memory)
+    detail = stale.evidence(ctx, rule, "removed", values, memory)
     return Hit(memory.path, line, column, end_line, end_column, detail=detail)
 
 

@@ -117,12 +117,13 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         ctx.skipped.add(rule.code)
         return
     for memory in ctx.memories(rule):
-        age = (ctx.today - memory.write_date).days
+        written = ctx.write_date(memory).day
+        age = (ctx.today - written).days
         if age <= window or memory.rel in usage.last_use:
             continue
         detail = {
             "window_days": window,
-            "written": memory.write_date.isoformat(),
+            "written": written.isoformat(),
             "age_days": age,
             "sources": " and ".join(usage.sources),
         }

@@ -80,7 +80,7 @@ def test_only_what_history_shows_gone_is_reported(project, run_curator):
     deleted = messages["gone_module.py"]
     assert deleted.startswith("'gone_module.py' was deleted in ")
     assert deleted.endswith(
-        ' (2026-03-02, "drop the old code"); the memory was written 2026-02-01, before that'
+        ' (2026-03-02, "drop the old code"); the memory was written 2026-02-01 (frontmatter modified), before that'
     )
     assert messages["src/legacy/"].startswith("'src/legacy/' was deleted in ")
     assert messages["docs/setup.md"].startswith("'docs/setup.md' moved to 'docs/install.md' in ")
@@ -98,7 +98,7 @@ def test_a_memory_written_after_the_removal_says_so(tmp_path, make_store, run_cu
     run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
     (diagnostic,) = run.json()
     assert diagnostic["message"].endswith(
-        '(2026-03-12, "drop viewer"); the memory was written 2026-04-01, when it was already gone'
+        '(2026-03-12, "drop viewer"); the memory was written 2026-04-01 (frontmatter modified), when it was already gone'
     )
 
 

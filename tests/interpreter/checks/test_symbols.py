@@ -64,7 +64,7 @@ def test_symbols_the_code_lost_are_reported_with_their_commit(tmp_path, make_sto
     assert message.startswith("'FlushQueue' was in src/billing.py until ")
     assert message.endswith(
         "(2026-05-11, \"queue rewrite\"), renamed to 'DrainQueue'?; "
-        "the memory was written 2026-04-02, before that"
+        "the memory was written 2026-04-02 (frontmatter modified), before that"
     )
     url = next(d for d in run.json() if d["detail"]["symbol"] == "URLParser")
     assert url["detail"]["file_was"] == "src/app/http.py" and url["detail"]["new_name"] == ""
