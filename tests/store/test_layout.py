@@ -19,6 +19,7 @@ WORKSPACE = {
     "memory/2026-03-01.md": "# 2026-03-01\n\n- Bootstrapped identity.\n",
     "memory/2026-03-02-deploy.md": "# Deploy\n\nThe release cut is planned for 2026-03-20.\n",
     "memory/learnings/git.md": "# Git\n\nSee [rebase notes](rebase.md).\n",
+    "memory/projects/release.md": "# Release\n\nThe release cut is planned for 2026-03-20.\n",
 }
 
 
@@ -44,6 +45,7 @@ def test_a_workspace_is_read_as_its_daily_notes(tmp_path: Path) -> None:
         "memory/2026-03-01.md",
         "memory/2026-03-02-deploy.md",
         "memory/learnings/git.md",
+        "memory/projects/release.md",
     ]  # AGENTS.md, SOUL.md and docs/ are the workspace's, not memories
     assert store.index is not None and store.index.lines[0].startswith("# MEMORY.md")
 
@@ -71,7 +73,9 @@ def test_lint_a_workspace_checks_dates_links_and_budget_not_frontmatter(
     run = run_curator("lint", ".", "--output-format", "json", "--today", "2026-06-01", cwd=root)
 
     got = found(run)
-    assert ("CUR101", "memory/2026-03-02-deploy.md", 3) in got  # a plan that decayed
+    assert ("CUR101", "memory/projects/release.md", 3) in got  # a plan that decayed
+    # A daily note is a log: its dates are history, right as written (skip_dated_files).
+    assert not any(path == "memory/2026-03-02-deploy.md" for _, path, _ in got)
     assert ("CUR017", "memory/learnings/git.md", 3) in got  # a link to a missing note
     assert ("CUR013", "MEMORY.md", 201) in got  # the budget Claude-style loaders apply
     codes = {code for code, _, _ in got}
