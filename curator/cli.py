@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "curator.commands.findings:findings",
         "List, show, acknowledge, resolve findings.",
     ),
-    "fix": ("curator.commands.fix:fix", "Show, apply or undo exact fixes to MEMORY.md."),
+    "fix": ("curator.commands.fix:fix", "Show, apply or undo exact fixes to memory files."),
     "history": (
         "curator.commands.history:history",
         "Index a repository's history (evidence for stale references).",
