@@ -95,7 +95,8 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
     from curator.findings import store as findings
     from curator.findings.events import event_log
     from curator.findings.project import project_dir
-    from curator.interpreter.run_cache import cache_folder, repo_state, ruleset_key, store_signature
+    from curator.interpreter.rulebook_cache import ruleset_key
+    from curator.interpreter.run_cache import cache_folder, repo_state, store_signature
     from curator.session.outcome import ScanReport, write_watermark
     from curator.session.surfacer import pointer
 
@@ -145,9 +146,9 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
 
 
 def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
-    from curator.interpreter.run_cache import load_rules_cached
+    from curator.interpreter.rulebook import load_rules
 
-    return load_rules_cached(config, folder, ruleset)
+    return load_rules(config)  # the compiled rulebook's cache, keyed as `ruleset` is
 
 
 def _scan(
