@@ -12,17 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from curator.config import Config
 from curator.errors import UserError
-from curator.interpreter.context import HISTORY_PENDING, Context
-from curator.interpreter.engine import run_checks
-from curator.interpreter.run_cache import ResultCache
 from curator.models import Diagnostic, Rule
 from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
-from curator.store import discovery, evidence, frontmatter, layout
-from curator.store.reading import read_store
+from curator.store import discovery, evidence, layout
+
+if TYPE_CHECKING:
+    # Imported by `lint` when it runs: the hook's fast path locates a store with
+    # `target_for` and never loads the engine.
+    from curator.interpreter.run_cache import ResultCache
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def _all_stores(paths: list[Path]) -> list[discovery.FoundStore]:
 
 
 # A result cache for every target, or one per target (`lint_caches`).
-Caches = ResultCache | Callable[["Target"], ResultCache]
+Caches: TypeAlias = "ResultCache | Callable[[Target], ResultCache]"
 
 # Checks whose results `curator lint` never takes from its cache: they depend on more than
 # the store, the rules, the day and the repository's state (transcripts, a model), or
@@ -184,7 +185,7 @@ def lint_caches(config: Config, selected: list[Rule]) -> Callable[[Target], Resu
     from curator.findings.onlooker import cache_dir
     from curator.hashing import sha256_text
     from curator.interpreter.rulebook_cache import ruleset_key
-    from curator.interpreter.run_cache import repo_state
+    from curator.interpreter.run_cache import ResultCache, repo_state
 
     volatile = frozenset(r.code for r in selected if lint_volatile(r, config))
     if all(r.code in volatile or r.check == "engine" for r in selected):
@@ -212,6 +213,12 @@ def lint(
     `deadline` (monotonic seconds) skips rules not started by then; `cache` (one, or one
     per target) reuses a store's last full results when nothing they depend on changed.
     """
+    from curator.interpreter.context import HISTORY_PENDING, Context
+    from curator.interpreter.engine import run_checks
+    from curator.interpreter.run_cache import ResultCache
+    from curator.store import frontmatter
+    from curator.store.reading import read_store
+
     result = LintResult()
     skipped: list[tuple[Path, RepoChoice]] = []
     for target in targets:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.hashing import sha256_text
 from curator.interpreter import cache_format
+from curator.interpreter.checks import MEMORY_SCOPED
 from curator.models import Diagnostic, Memory, Rule, Store
 from curator.store.frontmatter import ParseMemo
 
@@ -133,10 +134,12 @@ class ResultCache:
             else:
                 ctx.skipped.add(UNUSED_SUPPRESSION)
         found: list[Diagnostic] = []
-        if fresh:
+        if any(r.check in MEMORY_SCOPED for r in fresh):
             memo = MemoryMemo(self.folder, self.memo_key(ctx.today, ctx.repo_root))
             found = run_checks(ctx, fresh, rules, None, deadline, memo)
             memo.save()
+        elif fresh:  # no per-memory results to look up: the memo file is not read
+            found = run_checks(ctx, fresh, rules, None, deadline)
         for rule in reused:
             found.extend(stored[rule.code])
         updated = dict(stored)
