@@ -55,7 +55,10 @@ def run(stores: list[Path], root: Path, args: argparse.Namespace) -> None:
     onlooker = root / "onlooker"
     env = {**os.environ, "ONLOOKER_DIR": str(onlooker), "XDG_CONFIG_HOME": str(root / "xdg")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed curator has its bytecode
-    curator = [sys.executable, "-m", "curator", "lint", "--output-format", "json"]
+    # The console script, as a user runs it (and as the peer's is run); `-m` otherwise.
+    script = Path(sys.executable).with_name("curator")
+    entry = [str(script)] if script.is_file() else [sys.executable, "-m", "curator"]
+    curator = [*entry, "lint", "--output-format", "json"]
     times: dict[tuple[Path, str], list[float]] = {}
     for _ in range(args.runs):
         for store in stores:
