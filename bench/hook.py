@@ -77,6 +77,21 @@ def time_runs(
     return rows, output
 
 
+def against_bare_python(
+    command: list[str], payload: str, env: dict[str, str], runs: int = 7
+) -> tuple[float, float]:
+    """Median wall ms of the hook on an unchanged store and of `python -c pass`, the two
+    interleaved run by run so that both see the same machine."""
+    hook, bare = [], []
+    for _ in range(runs):
+        bare_python = [sys.executable, "-c", "pass"]
+        for rows, cmd, stdin in ((bare, bare_python, ""), (hook, command, payload)):
+            start = time.perf_counter()
+            subprocess.run(cmd, input=stdin, env=env, capture_output=True, text=True, check=True)
+            rows.append((time.perf_counter() - start) * 1000)
+    return statistics.median(hook), statistics.median(bare)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=200)
@@ -118,6 +133,7 @@ def run(args: argparse.Namespace, root: Path) -> None:
     payload = json.dumps({"session_id": "bench", "cwd": str(repo), "source": "startup"})
     command = [sys.executable, "-m", "curator", "hook", "session-start"]
     unchanged, output = time_runs(command, payload, env, args.runs)
+    hook_ms, bare_ms = against_bare_python(command, payload, env)
     # Each run after one memory was edited: the signature misses, the rules re-run.
     victim = next((root / "claude" / "projects" / slug / "memory").glob("project_*.md"))
     changed, _ = time_runs(command, payload, env, args.runs, victim)
@@ -132,6 +148,8 @@ def run(args: argparse.Namespace, root: Path) -> None:
             f"{label:>18}: wall best {min(wall):.0f} ms, median {statistics.median(wall):.0f}"
             f" ms; cpu best {min(cpu):.0f} ms, median {statistics.median(cpu):.0f} ms"
         )
+    print(f"unchanged store vs `python -c pass`, median of 7 interleaved: {hook_ms:.0f} ms / "
+          f"{bare_ms:.0f} ms = {hook_ms / bare_ms:.1f}x")  # fmt: skip
     print(f"last run: outcome={last['outcome']} skip_reason={last['skip_reason']} "
           f"open={last['findings_open']} in-process={last['duration_ms']} ms")  # fmt: skip
     print(f"hook output: {output}")

@@ -8,20 +8,22 @@ stage (lint, persisting findings, fixes, the hook) takes it as given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from curator.config import Config
 from curator.errors import UserError
-from curator.interpreter.context import HISTORY_PENDING, Context
-from curator.interpreter.engine import run_checks
-from curator.interpreter.run_cache import ResultCache
 from curator.models import Diagnostic, Rule
 from curator.repo.mapping import REPOSITORY_CHECKS, RepoChoice, locate_repository, skip_notes
 from curator.store import discovery, evidence, layout
-from curator.store.reading import read_store
+
+if TYPE_CHECKING:
+    # Imported by `lint` when it runs: the hook's fast path locates a store with
+    # `target_for` and never loads the engine.
+    from curator.interpreter.run_cache import ResultCache
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,44 @@ def _all_stores(paths: list[Path]) -> list[discovery.FoundStore]:
     return [discovery.FoundStore(path, store.how) for path, store in found.items()]
 
 
+# A result cache for every target, or one per target (`lint_caches`).
+Caches: TypeAlias = "ResultCache | Callable[[Target], ResultCache]"
+
+# Checks whose results `curator lint` never takes from its cache: they depend on more than
+# the store, the rules, the day and the repository's state (transcripts, a model), or
+# report more than diagnostics (notes, references held back as right as written).
+LINT_VOLATILE = frozenset({"usage", "paths", "symbols", "mismatch", "pairs", "llm"})
+
+
+def lint_volatile(rule: Rule, config: Config) -> bool:
+    """Whether `curator lint` runs this rule afresh every time (see LINT_VOLATILE); a URL
+    rule only when it probes the network."""
+    if rule.check == "urls":
+        return rule.params.get("mode") == "dead" and bool(config.get("references.check_urls"))
+    return rule.check in LINT_VOLATILE
+
+
+def lint_caches(config: Config, selected: list[Rule]) -> Callable[[Target], ResultCache] | None:
+    """`curator lint`'s result caches: one per store under the storage root's cache
+    folder, so a run over an unchanged store reuses the last run's diagnostics. None when
+    every selected rule runs afresh anyway."""
+    from curator.findings.onlooker import cache_dir
+    from curator.hashing import sha256_text
+    from curator.interpreter.rulebook_cache import ruleset_key
+    from curator.interpreter.run_cache import ResultCache, repo_state
+
+    volatile = frozenset(r.code for r in selected if lint_volatile(r, config))
+    if all(r.code in volatile or r.check == "engine" for r in selected):
+        return None
+    ruleset = ruleset_key(config)
+
+    def for_target(target: Target) -> ResultCache:
+        folder = cache_dir(config) / "lint" / sha256_text(str(target.store))[:16]
+        return ResultCache(folder, ruleset, repo_state(target.repo.root), volatile)
+
+    return for_target
+
+
 def lint(
     targets: list[Target],
     rules: list[Rule],
@@ -166,17 +206,32 @@ def lint(
     config: Config,
     today: date,
     deadline: float | None = None,
-    cache: ResultCache | None = None,
+    cache: Caches | None = None,
 ) -> LintResult:
     """Lint each target store with the selected rules; reference rules need a repository.
 
-    `deadline` (monotonic seconds) skips rules not started by then; `cache` reuses a
-    store's last full results when nothing they depend on changed.
+    `deadline` (monotonic seconds) skips rules not started by then; `cache` (one, or one
+    per target) reuses a store's last full results when nothing they depend on changed.
     """
+    from curator.interpreter.context import HISTORY_PENDING, Context
+    from curator.interpreter.engine import run_checks
+    from curator.interpreter.run_cache import ResultCache
+    from curator.store import frontmatter
+    from curator.store.reading import read_store
+
     result = LintResult()
     skipped: list[tuple[Path, RepoChoice]] = []
     for target in targets:
-        store = read_store(target.store)
+        only = set(target.only) if target.only is not None else None
+        store_cache = None
+        if cache is not None and only is None:
+            store_cache = cache if isinstance(cache, ResultCache) else cache(target)
+        if store_cache is not None:
+            with frontmatter.remembering(store_cache.frontmatter_memo()) as memo:
+                store = read_store(target.store)
+            store_cache.keep_frontmatter(memo)
+        else:
+            store = read_store(target.store)
         choice = target.repo
         chosen = selected
         if choice.root is None:
@@ -191,9 +246,8 @@ def lint(
             deadline=deadline,
             rules=tuple(rules),
         )
-        only = set(target.only) if target.only is not None else None
-        if cache is not None and only is None:
-            found = cache.run(ctx, chosen, rules, deadline)
+        if store_cache is not None:
+            found = store_cache.run(ctx, chosen, rules, deadline)
         else:
             found = run_checks(ctx, chosen, rules, only, deadline)
         # Rules dropped for want of a repository did not run: their findings stay open.

@@ -1,42 +1,57 @@
-"""The one YAML loader: safe, C-accelerated when available, with line numbers on request."""
+"""The one YAML loader: safe, C-accelerated when available, with line numbers on request.
+
+PyYAML is imported on the first parse: a warm run whose memories' frontmatter is cached
+and that has no config file never needs it.
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from curator.errors import UserError
 
-try:
-    _Base: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Base = yaml.SafeLoader
+if TYPE_CHECKING:
+    import yaml
 
 
-class _Loader(_Base):  # type: ignore[valid-type,misc]
-    """The safe loader, except that a timestamp naming no real day stays text."""
+@lru_cache(maxsize=1)
+def _loader() -> type[yaml.SafeLoader]:
+    import yaml
+
+    base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Loader(base):  # type: ignore[valid-type,misc]
+        """The safe loader, except that a timestamp naming no real day stays text."""
+
+    def timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+        # `2026-02-30` or `0000-00-00` would raise ValueError out of the loader: keep the
+        # text and let the caller judge it (frontmatter dates become a CUR001 diagnostic).
+        try:
+            return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+        except (ValueError, OverflowError):
+            return loader.construct_scalar(node)
+
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+    return Loader
 
 
-def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
-    # `2026-02-30` or `0000-00-00` would raise ValueError out of the loader: keep the
-    # text and let the caller judge it (frontmatter dates become a CUR001 diagnostic).
-    try:
-        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
-    except (ValueError, OverflowError):
-        return loader.construct_scalar(node)
+def yaml_error() -> type[Exception]:
+    """`yaml.YAMLError`, for callers that catch it without importing PyYAML themselves."""
+    import yaml
 
-
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+    return yaml.YAMLError
 
 
 def load(text: str) -> Any:
     """Parse YAML text; raises yaml.YAMLError."""
-    return yaml.load(text, Loader=_Loader)
+    import yaml
+
+    return yaml.load(text, Loader=_loader())
 
 
-def error_line(exc: yaml.YAMLError) -> int | None:
+def error_line(exc: Exception) -> int | None:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     return None if mark is None else int(mark.line) + 1
 
@@ -50,8 +65,10 @@ def load_file(path: Path) -> tuple[Any, dict[str, int]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read: {exc}", path) from None
+    import yaml
+
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=_loader())
         data = load(text)
     except yaml.YAMLError as exc:
         reason = getattr(exc, "problem", None) or str(exc)
@@ -61,6 +78,8 @@ def load_file(path: Path) -> tuple[Any, dict[str, int]]:
 
 def key_lines(node: yaml.Node | None, prefix: str = "") -> dict[str, int]:
     """Map dotted key paths (`rules.CUR101.severity`) to their 1-based lines."""
+    import yaml
+
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:

@@ -24,7 +24,7 @@ from curator.commands.common import (
 from curator.config import Config
 from curator.interpreter.rulebook import check_prompts, load_rules
 from curator.interpreter.selection import select_rules, validate_tokens
-from curator.linting import LintResult, Target, resolve_targets
+from curator.linting import LintResult, Target, lint_caches, resolve_targets
 from curator.linting import lint as run_lint
 from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import FORMATS, ReportContext, get_reporter
@@ -239,7 +239,9 @@ def lint(
     if persist:
         result = persist_lint(targets, rules, selected, config, day)
     else:
-        result = run_lint(targets, rules, selected, config, day)
+        # The LLM tier keeps its own cache of verdicts and reports what it asked.
+        cache = None if llm else lint_caches(config, selected)
+        result = run_lint(targets, rules, selected, config, day, cache=cache)
     for note in result.notes:
         click.echo(f"curator: {note}", err=True)
     report_held_back(result.held_back, cwd, show_silenced)

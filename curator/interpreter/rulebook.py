@@ -1,7 +1,8 @@
-"""Load rule files: validate every key against schema version 1 and compile patterns.
+"""Load rule files: validate every key against schema version 1 and check patterns.
 
 One rule per file, `rules/<group>/<name>.yaml`; the file name is the rule's name. Any
-problem is a UserError naming the file and the line.
+problem is a UserError naming the file and the line. The validated rules are cached
+(`rulebook_cache`); their patterns are compiled on first use (`patterns.Pattern`).
 """
 
 from __future__ import annotations
@@ -50,8 +51,18 @@ EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
 
 
 def load_rules(config: Config | None = None) -> list[Rule]:
-    """Every rule: the built-in pack, then `rule_paths`; config overrides applied."""
+    """Every rule: the built-in pack, then `rule_paths`; config overrides applied. From the
+    compiled-rulebook cache when no rule file, config or curator module changed."""
+    from curator.interpreter.rulebook_cache import cached_rules
+
     config = config or Config()
+    rules = cached_rules(config, lambda: compile_rules(config))
+    install_masking(rules)
+    return rules
+
+
+def compile_rules(config: Config) -> list[Rule]:
+    """Read and validate every rule file (what the cache saves a warm run)."""
     rules: list[Rule] = []
     seen: dict[str, Path] = {}
     for path in rule_files([builtin_rules_dir(), *config.rule_paths()]):
@@ -64,7 +75,6 @@ def load_rules(config: Config | None = None) -> list[Rule]:
     for key in config.data["rules"]:
         if key not in seen:
             raise UserError(f"rules: no rule has code or name '{key}'", config.source)
-    install_masking(rules)
     return rules
 
 
@@ -122,9 +132,10 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         if not isinstance(source, str):
             raise fail("patterns must be strings", f"patterns.{i}")
         try:
-            compiled.append(patterns.compile_pattern(source))
+            patterns.compile_pattern(source)  # checked now, kept for the run's first use
         except Exception as exc:  # regex.error and friends
             raise fail(f"bad pattern: {exc}", f"patterns.{i}") from None
+        compiled.append(patterns.Pattern(source))
 
     # Prompts are Jinja2 and checked by `check_prompts` when llm-tier rules are about to
     # run: compiling them here would import Jinja2 on every session start.

@@ -1,4 +1,4 @@
-"""Caches for the session-start path: compiled rules, and a store's last results.
+"""Caches for the session-start path: a store's last results, per rule and per memory.
 
 Session starts mostly see an unchanged store. A run's results are reused when nothing
 they depend on changed: every memory's content hash and mtime (the write date falls back
@@ -6,73 +6,31 @@ to it), the index, the rule set (rule files and configuration), the selected rul
 day (time rules), and the repository's HEAD and dirty state (reference rules). Only a
 run in which every selected rule ran in full is stored. The cache lives in the project's
 state folder and is only ever a shortcut: a missing or unreadable entry means a full run.
+Its files are JSON (`cache_format`), which reading cannot execute. The compiled rules
+have their own cache (`rulebook_cache`), whose key this one includes.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import pickle
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator import __version__
-from curator.config import Config
 from curator.hashing import sha256_text
-from curator.interpreter.rule_files import builtin_rules_dir, rule_files
+from curator.interpreter import cache_format
+from curator.interpreter.checks import MEMORY_SCOPED
 from curator.models import Diagnostic, Memory, Rule, Store
+from curator.store.frontmatter import ParseMemo
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
 
-RULES_FILE = "rules.pickle"
-RESULTS_FILE = "results.pickle"
-MEMO_FILE = "memo.pickle"
-
-
-def ruleset_key(config: Config) -> str:
-    """Changes when a rule file, the configuration or curator itself changes."""
-    stamps = []
-    for path in rule_files([builtin_rules_dir(), *config.rule_paths()]):
-        stat = path.stat()
-        stamps.append((str(path), stat.st_mtime_ns, stat.st_size))
-    blob = json.dumps([__version__, config.data, str(config.source), stamps], default=str)
-    return sha256_text(blob)
-
-
-def _read_pickle(path: Path) -> Any:
-    try:
-        with path.open("rb") as handle:
-            return pickle.load(handle)
-    except Exception:  # a stale, torn or foreign cache is a miss, never an error
-        return None
-
-
-def _write_pickle(path: Path, value: Any) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # an unwritable cache only costs speed
-
-
-def load_rules_cached(config: Config, folder: Path, key: str) -> list[Rule]:
-    """`load_rules(config)`, from the cache when the rule set has not changed."""
-    from curator.interpreter.rulebook import install_masking, load_rules
-
-    cached = _read_pickle(folder / RULES_FILE)
-    if isinstance(cached, dict) and cached.get("key") == key:
-        rules = list(cached["rules"])
-        install_masking(rules)
-        return rules
-    rules = load_rules(config)
-    _write_pickle(folder / RULES_FILE, {"key": key, "rules": rules})
-    return rules
+RESULTS_FILE = "results.json"
+MEMO_FILE = "memo.json"
+FRONTMATTER_FILE = "frontmatter.json"
 
 
 def repo_state(repo: Path | None) -> str:
@@ -99,6 +57,10 @@ class ResultCache:
     folder: Path
     ruleset: str
     state: str  # `repo_state(repo)` of the run, computed once by the caller
+    # Codes of rules whose results are never reused: they depend on more than the key
+    # says, or say more than their diagnostics (notes, held-back references). `curator
+    # lint` names them; the hook reuses everything it can.
+    volatile: frozenset[str] = frozenset()
 
     def key(self, store: Store, today: date, repo: Path | None) -> str:
         memories = [(m.rel, m.sha256, m.mtime) for m in store.memories]
@@ -123,15 +85,32 @@ class ResultCache:
         return sha256_text(json.dumps([self.ruleset, today.isoformat(), str(repo), self.state]))
 
     def get(self, key: str) -> dict[str, tuple[Diagnostic, ...]]:
-        cached = _read_pickle(self.folder / RESULTS_FILE)
+        cached = cache_format.read(self.folder / RESULTS_FILE)
         if isinstance(cached, dict) and cached.get("key") == key:
             by_code = cached.get("by_code")
             if isinstance(by_code, dict):
                 return by_code
         return {}
 
+    def frontmatter_memo(self) -> ParseMemo:
+        """The YAML frontmatter the last run over this store parsed (`store.frontmatter`)."""
+        known = cache_format.read(self.folder / FRONTMATTER_FILE)
+        if not isinstance(known, dict):
+            return ParseMemo({})
+        valid = {
+            text: parsed
+            for text, parsed in known.items()
+            if isinstance(parsed, tuple) and len(parsed) == 2 and isinstance(parsed[0], dict)
+        }
+        return ParseMemo(valid)
+
+    def keep_frontmatter(self, memo: ParseMemo) -> None:
+        """Keep what this run parsed for the next; blocks no memory has any more fall away."""
+        if memo.used != memo.known:
+            cache_format.write(self.folder / FRONTMATTER_FILE, memo.used)
+
     def put(self, key: str, by_code: dict[str, tuple[Diagnostic, ...]]) -> None:
-        _write_pickle(self.folder / RESULTS_FILE, {"key": key, "by_code": by_code})
+        cache_format.write(self.folder / RESULTS_FILE, {"key": key, "by_code": by_code})
 
     def run(
         self, ctx: Context, selected: list[Rule], rules: list[Rule], deadline: float | None
@@ -141,7 +120,11 @@ class ResultCache:
 
         key = self.key(ctx.store, ctx.today, ctx.repo_root)
         stored = self.get(key)
-        reused = [r for r in selected if r.check != "engine" and r.code in stored]
+        reused = [
+            r
+            for r in selected
+            if r.check != "engine" and r.code not in self.volatile and r.code in stored
+        ]
         fresh = [r for r in selected if r not in reused]
         if reused and any(r.code == UNUSED_SUPPRESSION for r in fresh):
             # Which suppressions went unused is only known when every rule ran together.
@@ -150,15 +133,19 @@ class ResultCache:
                 reused.append(next(r for r in selected if r.code == UNUSED_SUPPRESSION))
             else:
                 ctx.skipped.add(UNUSED_SUPPRESSION)
-        memo = MemoryMemo(self.folder, self.memo_key(ctx.today, ctx.repo_root))
-        found = run_checks(ctx, fresh, rules, None, deadline, memo) if fresh else []
-        memo.save()
+        found: list[Diagnostic] = []
+        if any(r.check in MEMORY_SCOPED for r in fresh):
+            memo = MemoryMemo(self.folder, self.memo_key(ctx.today, ctx.repo_root))
+            found = run_checks(ctx, fresh, rules, None, deadline, memo)
+            memo.save()
+        elif fresh:  # no per-memory results to look up: the memo file is not read
+            found = run_checks(ctx, fresh, rules, None, deadline)
         for rule in reused:
             found.extend(stored[rule.code])
         updated = dict(stored)
         for rule in fresh:
             cacheable = rule.check != "engine" or (rule.code == UNUSED_SUPPRESSION and not reused)
-            if cacheable and rule.code not in ctx.skipped:
+            if cacheable and rule.code not in self.volatile and rule.code not in ctx.skipped:
                 updated[rule.code] = tuple(d for d in found if d.code == rule.code)
         if updated != stored:
             self.put(key, updated)
@@ -173,13 +160,15 @@ class MemoryMemo:
     def __init__(self, folder: Path, key: str) -> None:
         self.path = folder / MEMO_FILE
         self.key = key
-        cached = _read_pickle(self.path)
+        cached = cache_format.read(self.path)
         valid = isinstance(cached, dict) and cached.get("key") == key
         self.entries: dict[tuple[str, str], Any] = cached["entries"] if valid else {}
         self.kept: dict[tuple[str, str], Any] = {}
+        self.consulted: set[str] = set()  # codes this run looked up
         self.changed = not valid
 
     def get(self, code: str, memory: Memory, basis: str = "") -> list[Diagnostic] | None:
+        self.consulted.add(code)
         entry = self.entries.get((code, memory.rel))
         if entry is None or entry[:3] != (memory.sha256, memory.mtime, basis):
             return None
@@ -193,9 +182,12 @@ class MemoryMemo:
         self.changed = True
 
     def save(self) -> None:
-        """Keep what this run used or made; entries of deleted memories fall away."""
-        if self.changed or len(self.kept) != len(self.entries):
-            _write_pickle(self.path, {"key": self.key, "entries": self.kept})
+        """Keep what this run used or made, and the entries of rules it did not run;
+        entries of deleted memories fall away when their rule next runs."""
+        kept = {k: v for k, v in self.entries.items() if k[0] not in self.consulted}
+        kept.update(self.kept)
+        if self.changed or len(kept) != len(self.entries):
+            cache_format.write(self.path, {"key": self.key, "entries": kept})
 
 
 def cache_folder(project_root: Path) -> Path:

@@ -95,7 +95,8 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
     from curator.findings import store as findings
     from curator.findings.events import event_log
     from curator.findings.project import project_dir
-    from curator.interpreter.run_cache import cache_folder, repo_state, ruleset_key, store_signature
+    from curator.interpreter.rulebook_cache import ruleset_key
+    from curator.interpreter.run_cache import cache_folder, repo_state, store_signature
     from curator.session.outcome import ScanReport, write_watermark
     from curator.session.surfacer import pointer
 
@@ -124,7 +125,8 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
             # Nothing changed since the last full run: its findings still stand.
             report = ScanReport(mode="session_start", outcome="ok", reused=True)
             report.open = findings.load(project).sorted("open")
-            if llm_rules:
+            if llm_rules and _sweep_interval_passed(config, project):
+                # Only now are the rules worth loading (the other gates need them).
                 start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
         else:
             rules = _rules(config, folder, ruleset)
@@ -144,10 +146,20 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
     return hook_output(text)
 
 
-def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
-    from curator.interpreter.run_cache import load_rules_cached
+def _sweep_interval_passed(config: Config, project: ProjectDir) -> bool:
+    """The LLM tier is on and no sweep finished within `llm.interval_days`: the gates of
+    `llm_sweep_due` that need no rules, checked first on the fast path."""
+    if not config.get("llm.enabled"):
+        return False
+    from curator.llm.gate import sweep_due
 
-    return load_rules_cached(config, folder, ruleset)
+    return sweep_due(project.last_llm_sweep, int(config.get("llm.interval_days")), clock.now())
+
+
+def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:
+    from curator.interpreter.rulebook import load_rules
+
+    return load_rules(config)  # the compiled rulebook's cache, keyed as `ruleset` is
 
 
 def _scan(

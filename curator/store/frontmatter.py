@@ -12,11 +12,12 @@ Flat:                         Nested (Claude Code rewrites frontmatter like this
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
-
-import yaml
 
 from curator import yamlio
 
@@ -46,13 +47,49 @@ def split(lines: tuple[str, ...]) -> Frontmatter:
     return Frontmatter(data, error, True, end + 2)
 
 
-def _parse(block: tuple[str, ...]) -> tuple[dict[str, Any], tuple[int, str] | None]:
+Parsed = tuple[dict[str, Any], tuple[int, str] | None]  # (data, error)
+
+
+@dataclass
+class ParseMemo:
+    """Frontmatter blocks that needed YAML, parsed by an earlier run, by the block's text:
+    a warm run reads its memories without PyYAML. `used` is what this run parsed or
+    reused, the next run's memo."""
+
+    known: dict[str, Parsed]
+    used: dict[str, Parsed] = field(default_factory=dict)
+
+
+_memo: ContextVar[ParseMemo | None] = ContextVar("frontmatter_memo", default=None)
+
+
+@contextmanager
+def remembering(memo: ParseMemo) -> Iterator[ParseMemo]:
+    """Within the block, YAML frontmatter is looked up in `memo` before it is parsed."""
+    token = _memo.set(memo)
+    try:
+        yield memo
+    finally:
+        _memo.reset(token)
+
+
+def _parse(block: tuple[str, ...]) -> Parsed:
     simple = _simple(block)
     if simple is not None:
         return _flatten(simple), None
+    memo = _memo.get()
+    if memo is None:
+        return _parse_yaml(block)
+    text = "\n".join(block)
+    parsed = memo.known.get(text) or memo.used.get(text) or _parse_yaml(block)
+    memo.used[text] = parsed
+    return dict(parsed[0]), parsed[1]  # a memory's own dict, as a fresh parse gives
+
+
+def _parse_yaml(block: tuple[str, ...]) -> Parsed:
     try:
         loaded = yamlio.load("\n".join(block))
-    except yaml.YAMLError as exc:
+    except yamlio.yaml_error() as exc:
         line = yamlio.error_line(exc)
         reason = getattr(exc, "problem", None) or "invalid YAML"
         return _flatten(_lenient(block)), (
