@@ -176,8 +176,8 @@ def lint(
     result = LintResult()
     skipped: list[tuple[Path, RepoChoice]] = []
     for target in targets:
-        store = read_store(target.store)
         choice = target.repo
+        store = read_store(target.store, choice.root)
         chosen = selected
         if choice.root is None:
             chosen = [r for r in selected if r.check not in REPOSITORY_CHECKS]

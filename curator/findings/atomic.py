@@ -49,7 +49,7 @@ def read_json(path: Path) -> Any:
     """The parsed file, or None when it is missing or not valid JSON."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
 
 

@@ -39,7 +39,7 @@ def parse_payload(raw: str) -> Payload:
     """The fields curator uses; anything missing or malformed falls back to the process's."""
     try:
         data = json.loads(raw) if raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         data = {}
     if not isinstance(data, dict):
         data = {}
