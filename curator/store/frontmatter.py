@@ -52,6 +52,8 @@ def _parse(block: tuple[str, ...]) -> tuple[dict[str, Any], tuple[int, str] | No
         return _flatten(simple), None
     try:
         loaded = yamlio.load("\n".join(block))
+    except yamlio.LimitExceeded as exc:
+        return _flatten(_lenient(block)), (2, f"frontmatter not loaded: {exc.problem}")
     except yaml.YAMLError as exc:
         line = yamlio.error_line(exc)
         reason = getattr(exc, "problem", None) or "invalid YAML"
