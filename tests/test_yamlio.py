@@ -82,7 +82,9 @@ def test_an_alias_bomb_in_frontmatter_is_cur001(make_store, run_curator) -> None
     assert_clean(run, (1,))
     (only,) = run.json()
     assert only["filename"].endswith("bomb.md")
-    assert "frontmatter not loaded: its aliases expand to more than 100,000 nodes" in only["message"]
+    assert (
+        "frontmatter not loaded: its aliases expand to more than 100,000 nodes" in only["message"]
+    )
 
 
 def test_the_hook_answers_with_an_alias_bomb_for_a_configuration(

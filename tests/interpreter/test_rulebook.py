@@ -3,12 +3,13 @@ a hostile pattern or template cannot hang or escape."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
 
 from tests.conftest import memory
-from tests.helpers.hostile import assert_clean
+from tests.helpers.hostile import assert_clean, changed, snapshot
 
 GOOD = """\
 code: TEAM001
@@ -139,6 +140,47 @@ def test_a_template_that_would_run_unbounded_ends_in_cur900(
     assert only["code"] == "CUR900" and only["detail"]["rule"] == "TEAM001"
     assert only["message"].startswith("Rule TEAM001 failed: message template failed: ")
     assert reason in only["message"]
+
+
+def test_self_tests_never_write_outside_their_temporary_store(pack, run_curator, tmp_path):
+    """Issue #17: a case's file names are confined to the case's temporary folders."""
+    escaped = tmp_path / "escaped.md"
+    cases = {
+        "climbs out": {"files": {"../../../escaped.md": "x"}},
+        "absolute": {"files": {str(escaped): "x"}},
+        "climbs out from a subfolder": {"files": {"ok.md": "x", "a/../../../../escaped.md": "x"}},
+        "repository file": {"repo": {"../../escaped.md": "x"}, "files": {"ok.md": "x"}},
+        "history rename": {
+            "files": {"ok.md": "x"},
+            "history": "[{date: 2026-01-01, files: {a.py: x}},"
+                       " {date: 2026-01-02, rename: {a.py: ../../escaped.md}}]",
+        },
+    }  # fmt: skip
+    body = "".join(
+        f"  - name: {name}\n"
+        + "".join(
+            f"    {k}: {v if isinstance(v, str) else json.dumps(v)}\n" for k, v in case.items()
+        )
+        + "    expect: []\n"
+        for name, case in cases.items()
+    )
+    rule = pack(GOOD + body)
+    runs_in = tmp_path / "tmp"
+    runs_in.mkdir()
+    before = snapshot(tmp_path, skip=(runs_in, tmp_path / "onlooker"))
+
+    out = run_curator("rules", "test", "TEAM001", env={"TMPDIR": str(runs_in)})
+
+    assert_clean(out, (1,))
+    assert out.stdout.splitlines()[-1] == "2 passed, 5 failed"
+    text = rule.read_text()
+    for name in cases:
+        line = text[: text.index(f"- name: {name}\n")].count("\n") + 1
+        assert f"FAIL TEAM001 secret_in_memory: {name} ({rule}:{line})" in out.stdout
+    assert out.stdout.count("the case was not run") == 5
+    assert "file '../../../escaped.md' is not a relative path inside the test's store" in out.stdout
+    assert changed(before, snapshot(tmp_path, skip=(runs_in, tmp_path / "onlooker"))) == []
+    assert list(runs_in.iterdir()) == []  # the temporary folders are gone too
 
 
 def test_rule_docs_and_list(run_curator):
