@@ -85,7 +85,7 @@ def _hit(index: Index, entry: IndexEntry, fix: Fix | None = None, **detail: Any)
 def remove_line_fix(index: Index, entry: IndexEntry, why: str) -> Fix | None:
     """Drop the entry's line, only when the line holds that one link (a list item, not a
     table row or prose naming other memories)."""
-    if sum(1 for e in index.entries if e.line == entry.line) != 1:
+    if index.links_per_line.get(entry.line) != 1:
         return None
     edit = Edit(entry.line, entry.line + 1, "")
     return Fix("REMOVE", index.path, index.sha256, (edit,), True,
