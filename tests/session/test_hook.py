@@ -150,7 +150,9 @@ def test_rules_skipped_over_budget_resolve_nothing(env: Env) -> None:
 
 
 def test_rate_gate_skips_a_scan_right_after_another(env: Env) -> None:
-    env.config("cheap:\n  skip_if_session_age_under_seconds: 3600\n  budget_ms: 60000\n")
+    env.config(
+        "cheap:\n  skip_if_session_age_under_seconds: 3600\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
+    )
     first = env.hook()
     (env.store / "MEMORY.md").write_text("# Memory\n- [Freeze](freeze.md) — the merge freeze\n")
     second = env.hook()
@@ -161,7 +163,7 @@ def test_rate_gate_skips_a_scan_right_after_another(env: Env) -> None:
 
 def test_pointer_length_and_skip_when_zero(env: Env) -> None:
     env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
         "surfacer:\n  max_pointer_chars: 82\n"
     )
     context = env.hook().json()["hookSpecificOutput"]["additionalContext"]
@@ -173,7 +175,7 @@ def test_pointer_length_and_skip_when_zero(env: Env) -> None:
     write_files(env.store, {"MEMORY.md": "- [Freeze](freeze.md) — f\n", "freeze.md": memory()})
     assert env.hook().stdout == "{}\n"
     env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
         "surfacer:\n  skip_when_zero: false\n"
     )
     assert env.hook().json()["hookSpecificOutput"]["additionalContext"] == (
@@ -337,7 +339,7 @@ def test_the_hook_never_waits_on_url_probes_but_scan_does(env: Env) -> None:
         port = server.server_address[1]
         write_files(env.store, {"freeze.md": memory(f"Docs: http://127.0.0.1:{port}/gone\n")})
         env.config(
-            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
             "references:\n  check_urls: true\n  url_allowlist: [127.0.0.1]\n"
         )
         assert env.hook().code == 0
