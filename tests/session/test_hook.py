@@ -201,6 +201,17 @@ def test_broken_stdin_still_answers_json(env: Env, payload: str) -> None:
     assert "Traceback" not in run.stderr
 
 
+def test_a_huge_stdin_is_not_read_as_a_payload(env: Env) -> None:
+    """100 MB piped in by mistake: the hook reads 1 MiB of it, says so, and answers from
+    the process's own folder (the test runs outside the repository: `{}`)."""
+    payload = json.dumps({"session_id": "s-1", "cwd": str(env.repo), "pad": "x" * 100_000_000})
+    run = env.hook(payload)
+    assert (run.code, run.stdout) == (0, "{}\n")
+    assert "stdin is over 1048576 bytes, not a hook payload; ignored" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert env.findings() == []
+
+
 def test_nested_is_a_no_op(env: Env) -> None:
     run = env.hook(CURATOR_NESTED="1")
     assert (run.code, run.stdout) == (0, "{}\n")
