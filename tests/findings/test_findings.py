@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -227,3 +228,35 @@ def test_unused_findings_stay_open_when_usage_cannot_be_measured(env: Env) -> No
     env.curator("scan")
     status = {f["kind"]: f["status"] for f in env.findings()}
     assert status["unused_low_signal"] == "open"
+
+
+def test_events_survive_a_kill_and_a_torn_line_swallows_no_event(tmp_path: Path) -> None:
+    write_files(tmp_path / "memory", {"MEMORY.md": "- [Gone](gone.md) — x\n", "a.md": memory()})
+    log = tmp_path / "onlooker" / "logs" / "onlooker-events.jsonl"
+    base = {k: v for k, v in os.environ.items() if k != "ONLOOKER_EVENTS_LOG"}
+    base.update(ONLOOKER_DIR=str(tmp_path / "onlooker"), HOME=str(tmp_path / "home"),
+                CLAUDE_CONFIG_DIR=str(tmp_path / "claude"))  # fmt: skip
+
+    def scan(**extra: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "curator", "scan", "memory"]
+        return subprocess.run(command, cwd=tmp_path, env={**base, **extra}, capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+
+    # SIGKILLed just before its last event: every event it wrote is there, whole.
+    killed = scan(CURATOR_KILL_AT="event:curator.scan.complete")
+    assert killed.returncode == -signal.SIGKILL
+    written = log.read_bytes()
+    kinds = [json.loads(line)["event_type"] for line in written.splitlines()]
+    assert kinds[0] == "curator.scan.started" and "curator.finding.broken_index" in kinds
+    assert "curator.scan.complete" not in kinds
+    # Another writer killed halfway through its line leaves it torn, with no newline.
+    torn = b'{"id": "01J0000000000000000000000", "event_type": "other.plugin.ev'
+    with log.open("ab") as handle:
+        handle.write(torn)
+    assert scan().returncode in (0, 1)
+    after = log.read_bytes()
+    assert after.startswith(written + torn + b"\n")  # earlier lines untouched
+    lines = after.splitlines()
+    assert lines[len(kinds)] == torn  # the fragment stays a line of its own
+    later = [json.loads(line)["event_type"] for line in lines[len(kinds) + 1 :]]
+    assert later[0] == "curator.scan.started" and later[-1] == "curator.scan.complete"
