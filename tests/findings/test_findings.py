@@ -227,3 +227,27 @@ def test_unused_findings_stay_open_when_usage_cannot_be_measured(env: Env) -> No
     env.curator("scan")
     status = {f["kind"]: f["status"] for f in env.findings()}
     assert status["unused_low_signal"] == "open"
+
+
+def test_two_index_lines_linking_one_missing_file_make_one_finding(env: Env) -> None:
+    """One identity (CUR010, MEMORY.md, target gone.md) reported on two lines is one finding."""
+    (env.store / "MEMORY.md").write_text(
+        "# Memory\n- [Freeze](freeze.md) — the merge freeze\n"
+        "- [Gone](gone.md) — removed\n- [Gone again](gone.md) — removed, listed twice\n"
+    )
+    run = env.curator("lint", "--persist", "--output-format", "json")
+    assert run.code == 1, run.stderr
+    broken = [(d["code"], d["location"]["row"]) for d in run.json() if d["code"] == "CUR010"]
+    assert broken == [("CUR010", 3), ("CUR010", 4)]  # lint shows both lines
+
+    listed = env.curator("findings", "list", "--output-format", "json")
+    assert listed.code == 0, listed.stderr
+    broken_findings = [
+        (f["code"], f["detail"]["target"], f["line"], f["status"])
+        for f in listed.json()
+        if f["kind"] == "broken_index"
+    ]
+    assert broken_findings == [("CUR010", "gone.md", 3, "open")]
+    again = env.curator("scan", "--output-format", "json").json()[0]
+    assert again["findings_new"] == 0  # the next run still counts it once
+    assert [f["kind"] for f in env.findings()].count("broken_index") == 1
