@@ -350,7 +350,7 @@ def test_the_hook_answers_json_with_hostile_dates_in_the_store(
     assert run.code == 0, run.stderr
     answer = json.loads(run.stdout)
     assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
-    assert "date_decayed" in answer["hookSpecificOutput"]["additionalContext"]
+    assert "date-decayed" in answer["hookSpecificOutput"]["additionalContext"]
 
 
 # -- The per-memory cache notices a new write date ----------------------------------------
