@@ -33,7 +33,15 @@ DEFAULTS: dict[str, Any] = {
     "fail_on": "warning",
     # `enabled: false` turns the session-start scan (cheap) or the LLM sweep (llm) off for
     # a project without uninstalling anything.
-    "cheap": {"enabled": True, "budget_ms": 500, "skip_if_session_age_under_seconds": 5},
+    # `hook_timeout_ms`: the hook answers within it whatever happens; what is left goes
+    # on in the background for at most `background_limit_seconds`.
+    "cheap": {
+        "enabled": True,
+        "budget_ms": 500,
+        "skip_if_session_age_under_seconds": 5,
+        "hook_timeout_ms": 3000,
+        "background_limit_seconds": 60,
+    },
     "llm": {
         "enabled": True,
         "provider": "auto",

@@ -222,17 +222,17 @@ def lint(
     result = LintResult()
     skipped: list[tuple[Path, RepoChoice]] = []
     for target in targets:
+        choice = target.repo
         only = set(target.only) if target.only is not None else None
         store_cache = None
         if cache is not None and only is None:
             store_cache = cache if isinstance(cache, ResultCache) else cache(target)
         if store_cache is not None:
             with frontmatter.remembering(store_cache.frontmatter_memo()) as memo:
-                store = read_store(target.store)
+                store = read_store(target.store, choice.root)
             store_cache.keep_frontmatter(memo)
         else:
-            store = read_store(target.store)
-        choice = target.repo
+            store = read_store(target.store, choice.root)
         chosen = selected
         if choice.root is None:
             chosen = [r for r in selected if r.check not in REPOSITORY_CHECKS]

@@ -118,6 +118,14 @@ class Index:
     entries: tuple[IndexEntry, ...]
 
     @cached_property
+    def links_per_line(self) -> dict[int, int]:
+        """How many links each line holds (counted once: a fix asks for every entry)."""
+        counts: dict[int, int] = {}
+        for entry in self.entries:
+            counts[entry.line] = counts.get(entry.line, 0) + 1
+        return counts
+
+    @cached_property
     def resolved(self) -> tuple[tuple[IndexEntry, str | None, str], ...]:
         """Each local link as (entry, store-relative name or None when it leaves the store,
         lexically normalized absolute path). URLs are left out. Never touches the disk."""

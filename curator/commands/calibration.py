@@ -63,7 +63,7 @@ def load_labels(path: Path) -> tuple[list[LabelledPair], dict[str, str]]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UserError(f"cannot read labels: {exc.strerror or exc}", path) from None
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise UserError(f"labels are not JSON: {exc}", path) from None
     raw = data.get("pairs") if isinstance(data, dict) else None
     if not isinstance(raw, list) or not raw:

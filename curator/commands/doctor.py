@@ -69,7 +69,7 @@ def legacy_settings(path: Path) -> list[tuple[str, Any]]:
     """(dotted key, value) of every leaf under the file's `curator` key."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return []
     section = data.get("curator") if isinstance(data, dict) else None
     if not isinstance(section, dict):

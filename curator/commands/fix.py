@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,18 +20,21 @@ from curator.commands.common import (
     today_option,
     user_errors,
 )
+from curator.config import Config
+from curator.errors import UserError
 from curator.findings.onlooker import storage_root
+from curator.findings.project import ProjectDir, project_dir
 from curator.fixes import deltas
 from curator.interpreter.rulebook import load_rules
 from curator.interpreter.selection import select_rules, validate_tokens
-from curator.linting import lint, resolve_targets
+from curator.linting import Target, lint, resolve_targets
 from curator.reporters import display_path
 
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--apply", "apply_", is_flag=True, help="Make the changes (default: show a diff).")
-@click.option("--undo", is_flag=True, help="Put back the files of the last applied fix.")
+@click.option("--apply", "apply_", is_flag=True, help="Make the changes shown last.")
+@click.option("--undo", is_flag=True, help="Put back the files of this project's last applied fix.")
 @click.option("--select", multiple=True, help="Only fixes of these rules (codes, prefixes, names).")
 @click.option("--ignore", multiple=True, help="No fixes of these rules.")
 @config_option
@@ -49,54 +53,117 @@ def fix(
 ) -> None:
     """Fixes are exact line edits: on MEMORY.md, drop a line whose link is broken or
     repeated, add a line for a memory the index never links; in any memory, replace a
-    secret with `<redacted: rotate this credential>` (the diff shows it masked). Each is
-    checked against the file's sha256 when applied, and journaled so `--undo` can put it
-    back (a secret stays masked: curator keeps no copy of one).
+    secret with `<redacted: rotate this credential>` (the diff shows it masked).
+
+    `curator fix` shows the diff and saves it as the project's plan; `--apply` makes
+    exactly that plan, or nothing when any file changed since (run `curator fix` again),
+    and journals it so `--undo` can put back this project's last fix (a secret stays
+    masked: curator keeps no copy of one).
 
     Exit status: with the diff, 1 when there is something to fix; with --apply or --undo,
-    1 when a file had changed and was left alone.
+    1 when a file had changed and was left alone; 2 for --apply with no plan shown.
     """
     cwd = Path.cwd()
     config = config_from(config_path)
-    journal = storage_root(config) / "curator" / "journal"
+    targets = resolve_targets(list(paths), config, cwd, repo_root=repo_root)
+    projects = [(t, project_dir(config, t.repo.root, t.store)) for t in targets]
     if undo:
-        outcome = deltas.undo(journal)
-        if outcome.journal is None:
-            click.echo("curator: no applied fix to undo", err=True)
-        for path in outcome.applied:
-            kept = " (its secrets stay masked: curator keeps no copy of them)"
-            note = kept if path in outcome.masked else ""
-            click.echo(f"restored {display_path(path, cwd)}{note}")
-        _report_refused(outcome, cwd)
-        sys.exit(EXIT_FINDINGS if outcome.refused else EXIT_CLEAN)
+        _undo(config, projects, cwd)
+    scope = {
+        "select": sorted(split_codes(select)),
+        "ignore": sorted(split_codes(ignore)),
+        "only": {str(t.store): sorted(map(str, t.only)) if t.only is not None else None
+                 for t in targets},
+    }  # fmt: skip
+    if apply_:
+        _apply(projects, scope, cwd)
 
     rules = load_rules(config)
     tokens = {"--select": split_codes(select), "--ignore": split_codes(ignore)}
     for option, given in tokens.items():
         validate_tokens(rules, given, option)
     selected = select_rules(rules, tokens["--select"] or None, None, tokens["--ignore"])
-    targets = resolve_targets(list(paths), config, cwd, repo_root=repo_root)
     result = lint(targets, rules, selected, config, today or clock.today())
     plans = deltas.plan(result.diagnostics)
+    for target, project in projects:
+        mine = [p for p in plans if _store_of(p.path, targets) == target.store]
+        if mine:
+            deltas.save_plan(project.fix_plan, mine, scope)
+        else:
+            project.fix_plan.unlink(missing_ok=True)  # nothing to fix: no stale plan to apply
     if not plans:
         click.echo("Nothing to fix.")
         sys.exit(EXIT_CLEAN)
-    if not apply_:
-        click.echo(deltas.render_diff(plans, {p.path: display_path(p.path, cwd) for p in plans}),
-                   nl=False)  # fmt: skip
-        count = sum(len(p.descriptions) for p in plans)
-        click.echo(f"{count} fixes in {len(plans)} files; apply with `curator fix --apply`.",
+    click.echo(deltas.render_diff(plans, {p.path: display_path(p.path, cwd) for p in plans}),
+               nl=False)  # fmt: skip
+    count = sum(len(p.descriptions) for p in plans)
+    click.echo(f"{count} fixes in {len(plans)} files; apply this diff with `curator fix --apply`.",
+               err=True)  # fmt: skip
+    sys.exit(EXIT_FINDINGS)
+
+
+def _store_of(path: Path, targets: list[Target]) -> Path:
+    """The store a planned file belongs to: the deepest target folder holding it."""
+    holding = [t.store for t in targets if path.is_relative_to(t.store)]
+    return max(holding, key=lambda s: len(s.parts)) if holding else targets[0].store
+
+
+def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd: Path) -> None:
+    """Apply the saved plans of these stores, all of them or nothing; exits."""
+    saved = []
+    for target, project in projects:
+        plan = deltas.load_plan(project.fix_plan)
+        if plan is None:
+            raise UserError(
+                f"no reviewed fix plan for {display_path(target.store, cwd)}; run `curator fix` "
+                "first to see the diff, then `curator fix --apply` applies exactly that"
+            )
+        if plan.scope != scope:
+            raise UserError(
+                "the reviewed fix plan was shown for other paths or --select/--ignore; run "
+                "`curator fix` with these options first, then apply"
+            )
+        saved.append((project, plan.plans))
+    moved = [m for _, plans in saved for m in deltas.moved_on(plans)]
+    if moved:
+        for path, reason in moved:
+            click.echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)
+        click.echo("curator: nothing applied; run `curator fix` to review the diff again",
                    err=True)  # fmt: skip
         sys.exit(EXIT_FINDINGS)
-    outcome = deltas.apply(plans, journal)
-    for p in plans:
-        if p.path in outcome.applied:
-            for change in p.descriptions:
-                click.echo(f"{display_path(p.path, cwd)}: {change}")
-    if outcome.applied:
-        click.echo("Undo with `curator fix --undo`.", err=True)
-    _report_refused(outcome, cwd)
-    sys.exit(EXIT_FINDINGS if outcome.refused else EXIT_CLEAN)
+    refused = False
+    for project, plans in saved:
+        outcome = deltas.apply(plans, project.journal)
+        for p in plans:
+            if p.path in outcome.applied:
+                for change in p.descriptions:
+                    click.echo(f"{display_path(p.path, cwd)}: {change}")
+        if outcome.applied:
+            project.fix_plan.unlink(missing_ok=True)  # applied: never again
+            click.echo("Undo with `curator fix --undo`.", err=True)
+        _report_refused(outcome, cwd)
+        refused = refused or bool(outcome.refused)
+    sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
+
+
+def _undo(config: Config, projects: list[tuple[Target, ProjectDir]], cwd: Path) -> None:
+    """Put back each store's last applied fix; exits."""
+    legacy = storage_root(config) / "curator" / "journal"  # before journals were per project
+    refused = False
+    for target, project in projects:
+        outcome = deltas.undo(project.journal)
+        if outcome.journal is None:
+            outcome = deltas.undo(legacy, within=target.store)
+        if outcome.journal is None:
+            click.echo(f"curator: no applied fix to undo for {display_path(target.store, cwd)}",
+                       err=True)  # fmt: skip
+        for path in outcome.applied:
+            kept = " (its secrets stay masked: curator keeps no copy of them)"
+            note = kept if path in outcome.masked else ""
+            click.echo(f"restored {display_path(path, cwd)}{note}")
+        _report_refused(outcome, cwd)
+        refused = refused or bool(outcome.refused)
+    sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
 
 
 def _report_refused(outcome: deltas.Outcome, cwd: Path) -> None:

@@ -11,6 +11,10 @@ import time
 
 import click
 
+# Claude Code's payload is a few hundred bytes; a larger stdin is not one, and reading
+# all of it (100 MB piped in by mistake) would only cost time and memory.
+MAX_PAYLOAD_BYTES = 1024 * 1024
+
 
 @click.group()
 def hook() -> None:
@@ -32,7 +36,7 @@ def session_start_command(today: str | None) -> None:
             clock.set_today(date.fromisoformat(today))
         from curator.session.start import session_start
 
-        raw = sys.stdin.read() if not sys.stdin.isatty() else ""
+        raw = _read_payload()
         output = session_start(raw, started)
     except Exception as exc:  # the last net: a session start must never see a traceback
         sys.stderr.write(f"curator: hook: internal error: {type(exc).__name__}: {exc}\n")
@@ -42,3 +46,17 @@ def session_start_command(today: str | None) -> None:
     except OSError:
         pass
     sys.exit(0)
+
+
+def _read_payload() -> str:
+    """stdin up to MAX_PAYLOAD_BYTES; anything longer reads as no payload at all."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return ""
+    data = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    if len(data) > MAX_PAYLOAD_BYTES:
+        sys.stderr.write(
+            f"curator: hook: stdin is over {MAX_PAYLOAD_BYTES} bytes, not a hook payload; "
+            "ignored\n"
+        )
+        return ""
+    return data.decode("utf-8", "replace")

@@ -10,6 +10,8 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -18,38 +20,118 @@ from pathlib import Path
 from typing import Any
 
 
-def write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str, durable: bool = False) -> None:
     """Write `text` (UTF-8) to `path` atomically; see `write_bytes`."""
-    write_bytes(path, text.encode("utf-8"))
+    write_bytes(path, text.encode("utf-8"), durable)
 
 
-def write_bytes(path: Path, data: bytes) -> None:
+KILL_POINT_VARIABLE = "CURATOR_KILL_AT"
+
+
+def kill_point(name: str) -> None:
+    """A write point the tests stop at: `CURATOR_KILL_AT=<name>` SIGKILLs this process
+    here, so a test can show what a crash at exactly this point leaves behind."""
+    if os.environ.get(KILL_POINT_VARIABLE) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
     """Write `data` to `path` atomically (temp file + os.replace).
 
-    No fsync: the rename already protects against a crashed process, and an fsync per
-    finding would cost the session-start hook more than its whole budget.
+    No fsync by default: the rename already protects against a crashed process, and an
+    fsync per finding would cost the session-start hook more than its whole budget.
+    `durable` fsyncs the file and its folder too, for the few writes that must outlive
+    a power cut (the fix journal a later `--undo` depends on).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+    if durable:
+        sync_folder(path.parent)
 
 
-def write_json(path: Path, data: Any) -> None:
-    write_text(path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so the names created in it (a rename) survive a power cut."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, line: bytes, durable: bool = False) -> bool:
+    """Append one complete line (ending in a newline) with a single write(2) on an
+    O_APPEND descriptor; True when all of it was written.
+
+    Lines from concurrent writers land whole, one after another. A line some writer
+    left torn (killed mid-write, a full disk) does not swallow this one: when the file
+    does not end in a newline, this line starts with one, so the fragment stays a line
+    of its own that readers skip as malformed. `durable` fsyncs after the write.
+    """
+    if not line.endswith(b"\n"):
+        line += b"\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # O_NONBLOCK: a FIFO put where the log should be must not hang the caller.
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
+        fd = os.open(path, flags, 0o644)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        # Held while the end is looked at and the line written, so another curator's
+        # line still being copied in never looks torn. Bounded: a stopped holder costs
+        # this line its guard, never the caller its time.
+        _flock(fd, APPEND_LOCK_WAIT)
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            line = b"\n" + line
+        written = os.write(fd, line)  # one write of the whole line: never interleaved
+        if durable:
+            os.fsync(fd)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+    return written == len(line)
+
+
+APPEND_LOCK_WAIT = 1.0  # seconds
+
+
+def _flock(fd: int, timeout: float) -> bool:
+    """Take an exclusive flock on `fd` within `timeout` seconds; False when it did not."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.001)
+
+
+def write_json(path: Path, data: Any, durable: bool = False) -> None:
+    write_text(path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", durable)
 
 
 def read_json(path: Path) -> Any:
     """The parsed file, or None when it is missing or not valid JSON."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
 
 
@@ -63,15 +145,8 @@ def locked(path: Path, timeout: float = 30.0) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise TimeoutError(f"{path} is locked by another process") from None
-                time.sleep(0.005)
+        if not _flock(fd, timeout):
+            raise TimeoutError(f"{path} is locked by another process")
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock

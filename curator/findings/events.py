@@ -2,18 +2,19 @@
 
 `${ONLOOKER_EVENTS_LOG:-<storage root>/logs/onlooker-events.jsonl}` (`curator.onlooker`).
 Each event is encoded first and written with one `os.write` on an `O_APPEND`
-descriptor, so lines from concurrent sessions interleave whole and never tear.
+descriptor (`atomic.append_line`), so lines from concurrent sessions interleave whole
+and never tear, and a line another writer left torn cannot swallow the next event.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from curator import clock
 from curator.config import Config
+from curator.findings import atomic
 from curator.findings.ulid import new_ulid
 
 SCHEMA_VERSION = 1
@@ -52,20 +53,10 @@ class EventLog:
             payload = mask_value(payload)
         event = envelope(event_type, payload, self.session_id)
         line = json.dumps(event, default=str) + "\n"
-        data = line.encode("utf-8")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except OSError:
-            return False
-        try:
-            # One write of the whole line: O_APPEND makes it land after every other line.
-            written = os.write(fd, data)
-        except OSError:
-            return False
-        finally:
-            os.close(fd)
-        return written == len(data)
+        atomic.kill_point(f"event:{event_type}")
+        # No fsync: a killed process loses nothing it wrote, and the hook's budget has no
+        # room for a disk flush per event (a power cut may cost the last few lines).
+        return atomic.append_line(self.path, line.encode("utf-8"))
 
 
 def event_log(config: Config, session_id: str | None = None) -> EventLog:

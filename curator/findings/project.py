@@ -67,6 +67,16 @@ class ProjectDir:
     def backups(self) -> Path:
         return self.root / "backups"
 
+    @property
+    def fix_plan(self) -> Path:
+        """The plan `curator fix` last showed, which `curator fix --apply` applies."""
+        return self.root / "fix_plan.json"
+
+    @property
+    def journal(self) -> Path:
+        """The applied fixes, newest last, that `curator fix --undo` puts back."""
+        return self.root / "journal"
+
 
 STORES_FILE = "stores.json"
 

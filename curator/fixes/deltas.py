@@ -1,19 +1,21 @@
 """Exact, reversible fixes: line edits on one file against the sha256 it expects.
 
-A fix never touches a file whose content changed since it was planned (fail closed).
-Every applied change is journaled with a copy of the file as it was, so
-`curator fix --undo` can put it back, again only if nobody changed it since.
+The plan `curator fix` shows is saved (`save_plan`) and `--apply` makes exactly that
+plan, or nothing when any file's content changed since it was shown (fail closed).
+Every applied change is journaled, before the file changes, with a copy of the file as
+it was, so `curator fix --undo` can put it back, again only if nobody changed it since.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import unified_diff
 from pathlib import Path
+from typing import Any
 
 from curator import clock
+from curator.errors import UserError
 from curator.findings import atomic
 from curator.findings.ulid import new_ulid
 from curator.hashing import sha256_bytes
@@ -102,13 +104,85 @@ def render_diff(plans: list[FilePlan], display: dict[Path, str]) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
+PLAN_VERSION = 1
+
+
+@dataclass
+class SavedPlan:
+    """The plan `curator fix` showed: what it was asked for, and every file's edits."""
+
+    scope: dict[str, Any]
+    plans: list[FilePlan]
+
+
+def save_plan(path: Path, plans: list[FilePlan], scope: dict[str, Any]) -> None:
+    """Keep the plan just shown, so `--apply` makes exactly these changes: each file's
+    sha256 as shown, and its edits as line ranges and the lines that replace them."""
+    files = [
+        {
+            "path": str(p.path),
+            "base_sha256": p.base_sha256,
+            "edits": [[e.start_line, e.end_line, e.content] for e in p.edits],
+            "descriptions": p.descriptions,
+        }
+        for p in plans
+    ]
+    entry = {"version": PLAN_VERSION, "shown_at": clock.now().isoformat(), "scope": scope,
+             "files": files}  # fmt: skip
+    atomic.write_json(path, entry)
+
+
+def load_plan(path: Path) -> SavedPlan | None:
+    """The saved plan, None when there is none; a damaged one is an error (exit 2)."""
+    if not path.exists():
+        return None
+    data = atomic.read_json(path)
+    try:
+        if not isinstance(data, dict) or data.get("version") != PLAN_VERSION:
+            raise ValueError
+        scope = data["scope"]
+        if not isinstance(scope, dict):
+            raise ValueError
+        plans = []
+        for item in data["files"]:
+            edits = [Edit(int(a), int(b), str(c)) for a, b, c in item["edits"]]
+            if any(e.start_line < 1 or e.end_line < e.start_line for e in edits):
+                raise ValueError
+            descriptions = [str(d) for d in item["descriptions"]]
+            plans.append(
+                FilePlan(Path(item["path"]), str(item["base_sha256"]), edits, descriptions)
+            )
+    except (KeyError, TypeError, ValueError):
+        raise UserError("the saved fix plan is damaged; run `curator fix` to review a new one",
+                        path) from None  # fmt: skip
+    return SavedPlan(scope, plans)
+
+
+def moved_on(plans: list[FilePlan]) -> list[tuple[Path, str]]:
+    """The planned files that are no longer as planned, each with why."""
+    found = []
+    for p in plans:
+        try:
+            data = p.path.read_bytes()
+        except OSError as exc:
+            found.append((p.path, f"cannot read: {exc.strerror or exc}"))
+            continue
+        if sha256_bytes(data) != p.base_sha256:
+            found.append((p.path, "changed since the diff was shown"))
+    return found
+
+
 def apply(plans: list[FilePlan], journal_dir: Path) -> Outcome:
-    """Make the planned changes; a file whose content moved on is refused, untouched."""
+    """Make the planned changes, all or none: when any file's content moved on since it
+    was planned, every file is left alone and the ones that moved are reported.
+
+    The backups and the journal entry are on disk (fsynced) before the first file
+    changes, so a crash at any point leaves `--undo` what it needs: a file the fix never
+    reached is still as it was, and undo leaves it be.
+    """
     outcome = Outcome()
-    entry_id = new_ulid()
-    backups = journal_dir / entry_id
-    files = []
-    for number, p in enumerate(plans):
+    staged: list[tuple[FilePlan, bytes, str, str]] = []
+    for p in plans:
         try:
             data = p.path.read_bytes()
         except OSError as exc:
@@ -117,48 +191,73 @@ def apply(plans: list[FilePlan], journal_dir: Path) -> Outcome:
         if sha256_bytes(data) != p.base_sha256:
             outcome.refused.append((p.path, "changed since it was checked; run curator again"))
             continue
-        before = data.decode("utf-8").removeprefix("\ufeff")
-        after = apply_edits(before, p.edits)
-        backup = backups / f"{number}.orig"
-        backup.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            before = data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            outcome.refused.append((p.path, "not UTF-8 text"))
+            continue
+        staged.append((p, data, before, apply_edits(before, p.edits)))
+    if outcome.refused or not staged:
+        return outcome
+    entry_id = new_ulid()
+    files = []
+    for number, (p, data, before, after) in enumerate(staged):
+        backup = journal_dir / entry_id / f"{number}.orig"
         # curator keeps no copy of a secret: the backup has them masked, so undoing a fix
         # on a file that holds one brings the file back with the secret still masked.
         masked = mask(before)
-        backup.write_bytes(data if masked == before else masked.encode("utf-8"))
-        atomic.write_text(p.path, after)
+        atomic.write_bytes(backup, data if masked == before else masked.encode("utf-8"),
+                           durable=True)  # fmt: skip
         files.append(
             {
                 "path": str(p.path),
                 "before_sha256": p.base_sha256,
-                "after_sha256": sha256_bytes(p.path.read_bytes()),
+                "after_sha256": sha256_bytes(after.encode("utf-8")),
                 "backup": str(backup),
                 "secrets_masked": masked != before,
                 "changes": p.descriptions,
             }
         )
+    atomic.kill_point("fix:backups")
+    journal = journal_dir / f"{entry_id}.json"
+    entry = {"id": entry_id, "applied_at": clock.now().isoformat(), "files": files}
+    atomic.write_json(journal, entry, durable=True)
+    atomic.kill_point("fix:journal")
+    for number, (p, _, _, after) in enumerate(staged):
+        atomic.write_text(p.path, after)
         outcome.applied.append(p.path)
-    if files:
-        outcome.journal = journal_dir / f"{entry_id}.json"
-        entry = {"id": entry_id, "applied_at": clock.now().isoformat(), "files": files}
-        atomic.write_json(outcome.journal, entry)
+        atomic.kill_point(f"fix:file:{number}")
+    outcome.journal = journal
     return outcome
 
 
-def undo(journal_dir: Path) -> Outcome:
-    """Put back the files of the newest applied fix, each only if it is still as left."""
+def undo(journal_dir: Path, within: Path | None = None) -> Outcome:
+    """Put back the files of the newest applied fix, each only if it is still as left.
+
+    `within` considers only fixes whose files all lie in that folder (the one journal
+    of older versions, shared by every project). A file the fix never reached (a crash
+    stopped it first) is still as it was and is left be.
+    """
     outcome = Outcome()
     entries = sorted(journal_dir.glob("*.json")) if journal_dir.is_dir() else []
-    if not entries:
+    for newest in reversed(entries):
+        data = atomic.read_json(newest)
+        if not isinstance(data, dict) or not isinstance(data.get("files"), list):
+            raise UserError("the fix journal entry is damaged; nothing restored", newest)
+        items = [i for i in data["files"] if isinstance(i, dict) and "path" in i]
+        if within is None or all(Path(i["path"]).is_relative_to(within) for i in items):
+            break
+    else:
         return outcome
-    newest = entries[-1]
-    data = json.loads(newest.read_text(encoding="utf-8"))
-    for item in data.get("files", []):
+    for item in items:
         path = Path(item["path"])
         try:
             current = sha256_bytes(path.read_bytes())
         except OSError:
             current = None
-        if current != item["after_sha256"]:
+        if current == item.get("before_sha256"):
+            continue  # the fix never got to this file
+        if current != item.get("after_sha256"):
             outcome.refused.append((path, "changed since the fix; not restored"))
             continue
         atomic.write_bytes(path, Path(item["backup"]).read_bytes())

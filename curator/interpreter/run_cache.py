@@ -200,8 +200,10 @@ def store_signature(
     """Everything a session-start result depends on, from stat calls alone.
 
     Equal signatures mean the last full run's findings still stand: same files (name,
-    size, mtime), same rules and config, same day, same repository state, and no finding
-    changed by hand since (the manifest's stat).
+    size, mtime, ctime), same rules and config, same day, same repository state, and no
+    finding changed by hand since (the manifest's stat). ctime because tools that keep
+    mtimes (cp -p, rsync -t, tar) can change a file's content under the same size and
+    mtime; any write moves ctime, and nothing can set it back.
     """
     files = []
     for folder, dirs, names in os.walk(store):
@@ -212,7 +214,9 @@ def store_signature(
                 stat = os.stat(path)
             except OSError:
                 continue
-            files.append((os.path.relpath(path, store), stat.st_mtime_ns, stat.st_size))
+            files.append(
+                (os.path.relpath(path, store), stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
+            )
     try:
         manifest_stat = os.stat(manifest)
         stamp: list[int] | None = [manifest_stat.st_mtime_ns, manifest_stat.st_size]

@@ -7,7 +7,7 @@ import copy
 import tempfile
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from curator.config import DEFAULTS, Config
@@ -30,9 +30,27 @@ class CaseResult:
         return not self.failures
 
 
+class OutsideFolder(Exception):
+    """A test case names a file outside the temporary folder it must stay in."""
+
+
+def inside(root: Path, name: str) -> Path:
+    """`root / name`, when that stays inside `root`: a relative path without `..`, that no
+    symlink leads out of. Raises OutsideFolder otherwise; nothing is written."""
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    if not name or "\0" in name or name.startswith(("/", "\\")) or ".." in parts:
+        raise OutsideFolder(f"file {name!r} is not a relative path inside the test's store")
+    path = root / name
+    if Path(name).is_absolute() or not path.resolve().is_relative_to(root.resolve()):
+        raise OutsideFolder(f"file {name!r} leads out of the test's store")
+    return path
+
+
 def _write(root: Path, files: dict[str, str | bytes]) -> None:
+    for name in files:
+        inside(root, name)  # every name checked before the first write
     for name, content in files.items():
-        path = root / name
+        path = inside(root, name)
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, bytes):
             path.write_bytes(content)
@@ -80,17 +98,19 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
         root = Path(tmp).resolve()
         store_root = root / "store"
         store_root.mkdir()
-        _write(store_root, case.files)
-        repo_root = None
-        if case.repo is not None or case.history:
-            repo_root = root / "repo"
-            repo_root.mkdir()
-            _write(repo_root, dict(case.repo or {}))
-            if case.history:
-                _commit_history(repo_root, case.history)
+        repo_root = root / "repo" if case.repo is not None or case.history else None
+        try:
+            _write(store_root, case.files)
+            if repo_root is not None:
+                repo_root.mkdir()
+                _write(repo_root, dict(case.repo or {}))
+                if case.history:
+                    _commit_history(repo_root, case.history)
+        except OutsideFolder as exc:
+            return CaseResult(rule, case, (f"{exc}; the case was not run",))
         store = read_store(store_root)
         # Caches (the history index) go to the case's own folder, never the user's.
-        config = _config({"storage": str(root / "storage"), **case.config})
+        config = _config({**case.config, "storage": str(root / "storage")})
         ctx = Context(
             store=store,
             config=config,
@@ -117,6 +137,11 @@ def _commit_history(repo: Path, commits: tuple[dict[str, Any], ...]) -> None:
     committed at its date (author and committer)."""
     from curator.git import git_output
 
+    for commit in commits:  # every name checked before the first write
+        renames = dict(commit.get("rename") or {})
+        names = [*renames, *renames.values(), *(commit.get("delete") or [])]
+        for name in [*map(str, names), *map(str, commit.get("files") or {})]:
+            inside(repo, name)
     git_output(repo, "init", "-q", "-b", "main")
     for commit in commits:
         for old, new in (commit.get("rename") or {}).items():

@@ -42,7 +42,7 @@ class VerdictCache:
     def get(self, key: str) -> Any | None:
         try:
             stored = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None  # missing or torn: ask again
         if not isinstance(stored, dict) or "answer" not in stored:
             return None

@@ -200,7 +200,7 @@ def _result(out: str) -> dict[str, Any]:
     """The `result` object of `--output-format json` (a list of events under --verbose)."""
     try:
         data = json.loads(out)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise MalformedAnswer("the CLI's output is not JSON") from None
     if isinstance(data, list):
         results = [e for e in data if isinstance(e, dict) and e.get("type") == "result"]
@@ -214,7 +214,7 @@ def auth_settings(config_dir: Path) -> dict[str, Any]:
     """The sign-in keys of the user's `settings.json` in Claude Code's config folder."""
     try:
         data = json.loads((config_dir / "settings.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}

@@ -22,7 +22,7 @@ def last_sweep(watermark: Path) -> datetime | None:
     try:
         data = json.loads(watermark.read_text(encoding="utf-8"))
         stamp = datetime.fromisoformat(str(data["finished_at"]))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None  # none yet, or unreadable: treat as never swept
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
 

@@ -45,5 +45,5 @@ def parse_json_text(text: str) -> Any:
             break
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise MalformedAnswer("the answer is not JSON") from None

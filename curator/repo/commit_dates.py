@@ -165,7 +165,7 @@ def _read_cache(path: Path) -> tuple[str | None, dict[str, FileCommit]]:
             for rel, (blob, day) in data["files"].items()
         }
         return str(data["head"]), files
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None, {}
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from curator.models import Diagnostic, Severity
 from curator.reporters import ReportContext, by_store, display_path
+from curator.store.files import NotReadable, read_regular
 from curator.store.masking import Shown, shown
+from curator.store.reading import MAX_BYTES
 
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 
@@ -21,11 +23,11 @@ def _paint(text: str, code: str, on: bool) -> str:
 def _source(path: Path) -> Shown:
     """The file as the snippet shows it: secrets masked, the whole file at once so a key
     block spanning lines is found; masking keeps the line count."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        text = ""
-    return shown(text)
+    try:  # never a FIFO or a device a diagnostic names (CUR004), never a huge file
+        data, _ = read_regular(path, MAX_BYTES)
+    except (OSError, NotReadable):
+        data = b""
+    return shown(data.decode("utf-8", errors="replace"))
 
 
 def _header(d: Diagnostic, ctx: ReportContext) -> str:

@@ -23,7 +23,7 @@ def parse_settings(text: str, source: str) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise UserError(f"not valid JSON ({exc}); left untouched", source) from None
     if not isinstance(data, dict):
         raise UserError("settings must be a JSON object; left untouched", source)

@@ -4,7 +4,10 @@ It never raises: whatever goes wrong becomes an event and a line on stderr, and 
 output is still one valid JSON object. The cheap tier runs under `cheap.budget_ms`,
 measured from the hook's start; a project scanned less than
 `cheap.skip_if_session_age_under_seconds` ago is not scanned again (resume, clear and
-compact fire right after startup).
+compact fire right after startup). The answer comes within `cheap.hook_timeout_ms`
+whatever the store holds (`session.deadline`): past it, the pointer shows the findings
+stored so far and the scan finishes in the background, for at most
+`cheap.background_limit_seconds`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +43,7 @@ def parse_payload(raw: str) -> Payload:
     """The fields curator uses; anything missing or malformed falls back to the process's."""
     try:
         data = json.loads(raw) if raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         data = {}
     if not isinstance(data, dict):
         data = {}
@@ -68,7 +72,7 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
         return dict(EMPTY)  # curator's own `claude -p` session: stay out of it
     from curator.config import load_config
     from curator.errors import UserError
-    from curator.store.discovery import project_store
+    from curator.session.deadline import answer_within
 
     payload = parse_payload(raw)
     try:
@@ -76,19 +80,81 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     except UserError as exc:
         _report_error(Config(), payload, f"configuration error: {exc}")
         return dict(EMPTY)
+    heard = answer_within(
+        started + answer_deadline_ms(config) / 1000,
+        lambda tell: _answer(config, payload, started, tell),
+        config.get("cheap.background_limit_seconds"),
+    )
+    if heard.finished and heard.answer is not None:
+        return heard.answer
+    return _late_answer(config, payload, heard.told, started)
+
+
+def answer_deadline_ms(config: Config) -> int:
+    """`cheap.hook_timeout_ms`: the answer is due then, however long `cheap.budget_ms`
+    lets rules start; what they find after it is persisted for the next session."""
+    return int(config.get("cheap.hook_timeout_ms"))
+
+
+def _answer(
+    config: Config, payload: Payload, started: float, tell: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
+    """The hook's work, in the child `answer_within` runs it in; `tell` sends up the
+    project's state folder as soon as it is known."""
+    from curator.errors import UserError
+    from curator.store.discovery import project_store
+
     try:
         found = project_store(payload.cwd, config.path("memory_store"))
         if found is None:
             return dict(EMPTY)  # no memory for this project yet: nothing to say
+        from curator.findings.project import project_dir
         from curator.linting import target_for
 
         target = target_for(found.path.resolve(), config, payload.cwd, found=found.how)
+        project = project_dir(config, target.repo.root, target.store)
+        tell({"tell": {"project": str(project.root), "store": str(target.store)}})
         return _run(config, payload, target, started)
     except UserError as exc:
         _report_error(config, payload, str(exc))
     except Exception as exc:  # the hook must never break a session start
         _report_error(config, payload, f"internal error: {type(exc).__name__}: {exc}")
     return dict(EMPTY)
+
+
+def _late_answer(
+    config: Config, payload: Payload, told: dict[str, Any], started: float
+) -> dict[str, Any]:
+    """No answer by the deadline: point at the findings stored so far (read without the
+    lock, which the scan may hold), and say in the log that the scan went on alone."""
+    import sys
+
+    from curator.findings import store as findings
+    from curator.findings.events import event_log
+    from curator.session.surfacer import pointer
+
+    limit = answer_deadline_ms(config)
+    sys.stderr.write(
+        f"curator: hook: no answer within {limit} ms; the scan goes on in the background\n"
+    )
+    project, store = told.get("project"), told.get("store")
+    if not isinstance(project, str):
+        return dict(EMPTY)  # the store was not even found in time: nothing to point at
+    stored = findings.load(ProjectDir(Path(project))).sorted("open")
+    event_log(config, payload.session_id).emit(
+        "curator.scan.deadline",
+        {
+            "mode": "session_start",
+            "store": store,
+            "deadline_ms": limit,
+            "waited_ms": round((time.monotonic() - started) * 1000),
+            "findings_open": len(stored),
+        },
+    )
+    text = pointer(
+        stored, config.get("surfacer.max_pointer_chars"), config.get("surfacer.skip_when_zero")
+    )
+    return hook_output(text)
 
 
 def _run(config: Config, payload: Payload, target: Target, started: float) -> dict[str, Any]:

@@ -53,7 +53,7 @@ def _settings_memory_dir() -> Path | None:
     settings = claude_config_dir() / "settings.json"
     try:
         data = json.loads(settings.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     return Path(value).expanduser() if isinstance(value, str) and value else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from curator.store import frontmatter, layout
+from curator.store import files, frontmatter, layout
 from curator.store.index import parse_index
 from curator.store.layout import INDEX_NAME
 
@@ -21,11 +21,7 @@ MAX_PEEKS = 50  # files opened per folder before giving up on frontmatter
 
 
 def _head(path: Path, size: int = HEAD_BYTES) -> str:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(size).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    return files.read_head(path, size).decode("utf-8", "replace")
 
 
 def _markdown(folder: Path) -> list[Path]:

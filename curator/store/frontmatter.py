@@ -89,6 +89,8 @@ def _parse(block: tuple[str, ...]) -> Parsed:
 def _parse_yaml(block: tuple[str, ...]) -> Parsed:
     try:
         loaded = yamlio.load("\n".join(block))
+    except yamlio.LimitExceeded as exc:
+        return _flatten(_lenient(block)), (2, f"frontmatter not loaded: {exc.problem}")
     except yamlio.yaml_error() as exc:
         line = yamlio.error_line(exc)
         reason = getattr(exc, "problem", None) or "invalid YAML"

@@ -13,6 +13,8 @@ import os
 import re
 from pathlib import Path
 
+from curator.store import files
+
 CLAUDE = "claude"
 OPENCLAW = "openclaw"
 INDEX_NAME = "MEMORY.md"
@@ -37,11 +39,7 @@ def is_daily_note(name: str) -> bool:
 
 
 def _starts_with_frontmatter(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(8)
-    except OSError:
-        return False
+    head = files.read_head(path, 8)
     return head.removeprefix(b"\xef\xbb\xbf").startswith(b"---")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from curator.hashing import sha256_bytes
 from curator.models import FileProblem, Index, Memory, Store
-from curator.store import frontmatter, layout
+from curator.store import files, frontmatter, layout
 from curator.store.index import parse_index
 from curator.store.layout import INDEX_NAME as INDEX_NAME  # re-exported: its old home
 
@@ -22,19 +22,14 @@ def split_lines(text: str) -> tuple[str, ...]:
     return tuple(p[:-1] if p.endswith("\r") else p for p in parts)
 
 
-def _read_text(path: Path, root: Path, rel: str) -> tuple[str, bytes, float] | FileProblem:
+def _read_text(
+    path: Path, rel: str, inside: tuple[Path, ...]
+) -> tuple[str, bytes, float] | FileProblem:
     try:
-        if path.is_symlink():
-            target = path.resolve()
-            if not target.is_relative_to(root):
-                return FileProblem(
-                    path, rel, "symlink", f"symlink leads out of the store to {target}"
-                )
-        stat = path.stat()
-        if stat.st_size > MAX_BYTES:
-            size = f"{stat.st_size / 1024 / 1024:.1f} MiB"
-            return FileProblem(path, rel, "huge", f"file is {size}, over the 1 MiB limit; not read")
-        data = path.read_bytes()
+        files.link_target(path, inside)
+        data, info = files.read_regular(path, MAX_BYTES)
+    except files.NotReadable as exc:
+        return FileProblem(path, rel, exc.reason, exc.message)
     except OSError as exc:
         return FileProblem(path, rel, "unreadable", f"cannot read: {exc.strerror or exc}")
     if b"\x00" in data[:8192]:
@@ -43,13 +38,16 @@ def _read_text(path: Path, root: Path, rel: str) -> tuple[str, bytes, float] | F
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FileProblem(path, rel, "encoding", f"not valid UTF-8 at byte {exc.start}; not read")
-    return text.removeprefix("\ufeff"), data, stat.st_mtime
+    return text.removeprefix("\ufeff"), data, info.st_mtime
 
 
-def read_memory(path: Path, root: Path) -> Memory | FileProblem:
-    """Read one memory file; a file that cannot be a memory becomes a FileProblem."""
+def read_memory(path: Path, root: Path, inside: tuple[Path, ...] = ()) -> Memory | FileProblem:
+    """Read one memory file; a file that cannot be a memory becomes a FileProblem.
+
+    A symlinked memory is read when it resolves inside the store or a folder of `inside`
+    (the repository the store talks about)."""
     rel = path.relative_to(root).as_posix()
-    read = _read_text(path, root, rel)
+    read = _read_text(path, rel, (root, *inside))
     if isinstance(read, FileProblem):
         return read
     text, data, mtime = read
@@ -72,6 +70,8 @@ def read_memory(path: Path, root: Path) -> Memory | FileProblem:
 def _memory_paths(root: Path, start: Path) -> list[Path]:
     """Markdown files under `start` (hidden ones left out), the store's index excepted."""
     found: list[Path] = []
+    if start != root and start.is_symlink():
+        return found  # a workspace's `memory/` that leads elsewhere is not followed
     stack = [start]
     while stack:
         folder = stack.pop()
@@ -89,11 +89,11 @@ def _memory_paths(root: Path, start: Path) -> list[Path]:
     return found
 
 
-def read_index(root: Path) -> Index | FileProblem | None:
+def read_index(root: Path, inside: tuple[Path, ...] = ()) -> Index | FileProblem | None:
     path = root / INDEX_NAME
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
-    read = _read_text(path, root, INDEX_NAME)
+    read = _read_text(path, INDEX_NAME, (root, *inside))
     if isinstance(read, FileProblem):
         return read
     text, data, _ = read
@@ -101,19 +101,21 @@ def read_index(root: Path) -> Index | FileProblem | None:
     return Index(path, text, lines, sha256_bytes(data), parse_index(lines))
 
 
-def read_store(root: Path) -> Store:
+def read_store(root: Path, repo_root: Path | None = None) -> Store:
     """Read every memory under `root` (in an OpenClaw workspace, under its `memory/`).
-    Never raises for a bad file: it becomes a problem."""
+    Never raises for a bad file: it becomes a problem. Symlinked folders are not
+    followed; a symlinked file is read when it resolves inside the store or `repo_root`."""
     root = root.resolve()
+    inside = (repo_root.resolve(),) if repo_root is not None else ()
     kind = layout.layout_of(root)
     problems: list[FileProblem] = []
-    index = read_index(root)
+    index = read_index(root, inside)
     if isinstance(index, FileProblem):
         problems.append(index)
         index = None
     memories: list[Memory] = []
     for path in sorted(_memory_paths(root, layout.memory_folder(root, kind))):
-        result = read_memory(path, root)
+        result = read_memory(path, root, inside)
         if isinstance(result, FileProblem):
             problems.append(result)
         else:

@@ -8,6 +8,8 @@ since concurrent writers append slightly out of order).
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -38,6 +40,8 @@ def read_events(log: Path, since: date, event_types: frozenset[str]) -> EventUse
     first = since.isoformat()
     stop = (since - SLACK).isoformat()
     try:
+        if not stat.S_ISREG(os.stat(log).st_mode):
+            return result  # a FIFO or a device would block the read, and cannot seek
         fh = log.open("rb")
     except OSError:
         return result
@@ -45,7 +49,7 @@ def read_events(log: Path, since: date, event_types: frozenset[str]) -> EventUse
         for line in lines_backward(fh):
             try:
                 event = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # nested past Python's stack: skipped
                 result.malformed += 1
                 continue
             if not isinstance(event, dict):

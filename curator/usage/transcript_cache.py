@@ -29,7 +29,7 @@ class TranscriptCache:
             return
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return
         if isinstance(data, dict) and data.get("version") == VERSION:
             entries = data.get("transcripts")

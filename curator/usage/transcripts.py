@@ -97,7 +97,7 @@ def scan_transcript(path: Path) -> TranscriptUses:
                 continue
             try:
                 entry = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # nested past Python's stack: skipped
                 entry = None
             if not isinstance(entry, dict):
                 well_shaped = line.strip()[:1] == b"{" and line.strip()[-1:] == b"}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -227,3 +228,122 @@ def test_unused_findings_stay_open_when_usage_cannot_be_measured(env: Env) -> No
     env.curator("scan")
     status = {f["kind"]: f["status"] for f in env.findings()}
     assert status["unused_low_signal"] == "open"
+
+
+def test_events_survive_a_kill_and_a_torn_line_swallows_no_event(tmp_path: Path) -> None:
+    write_files(tmp_path / "memory", {"MEMORY.md": "- [Gone](gone.md) — x\n", "a.md": memory()})
+    log = tmp_path / "onlooker" / "logs" / "onlooker-events.jsonl"
+    base = {k: v for k, v in os.environ.items() if k != "ONLOOKER_EVENTS_LOG"}
+    base.update(ONLOOKER_DIR=str(tmp_path / "onlooker"), HOME=str(tmp_path / "home"),
+                CLAUDE_CONFIG_DIR=str(tmp_path / "claude"))  # fmt: skip
+
+    def scan(**extra: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "curator", "scan", "memory"]
+        return subprocess.run(command, cwd=tmp_path, env={**base, **extra}, capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+
+    # SIGKILLed just before its last event: every event it wrote is there, whole.
+    killed = scan(CURATOR_KILL_AT="event:curator.scan.complete")
+    assert killed.returncode == -signal.SIGKILL
+    written = log.read_bytes()
+    kinds = [json.loads(line)["event_type"] for line in written.splitlines()]
+    assert kinds[0] == "curator.scan.started" and "curator.finding.broken_index" in kinds
+    assert "curator.scan.complete" not in kinds
+    # Another writer killed halfway through its line leaves it torn, with no newline.
+    torn = b'{"id": "01J0000000000000000000000", "event_type": "other.plugin.ev'
+    with log.open("ab") as handle:
+        handle.write(torn)
+    assert scan().returncode in (0, 1)
+    after = log.read_bytes()
+    assert after.startswith(written + torn + b"\n")  # earlier lines untouched
+    lines = after.splitlines()
+    assert lines[len(kinds)] == torn  # the fragment stays a line of its own
+    later = [json.loads(line)["event_type"] for line in lines[len(kinds) + 1 :]]
+    assert later[0] == "curator.scan.started" and later[-1] == "curator.scan.complete"
+
+
+def test_two_index_lines_linking_one_missing_file_make_one_finding(env: Env) -> None:
+    """One identity (CUR010, MEMORY.md, target gone.md) reported on two lines is one finding."""
+    (env.store / "MEMORY.md").write_text(
+        "# Memory\n- [Freeze](freeze.md) — the merge freeze\n"
+        "- [Gone](gone.md) — removed\n- [Gone again](gone.md) — removed, listed twice\n"
+    )
+    run = env.curator("lint", "--persist", "--output-format", "json")
+    assert run.code == 1, run.stderr
+    broken = [(d["code"], d["location"]["row"]) for d in run.json() if d["code"] == "CUR010"]
+    assert broken == [("CUR010", 3), ("CUR010", 4)]  # lint shows both lines
+
+    listed = env.curator("findings", "list", "--output-format", "json")
+    assert listed.code == 0, listed.stderr
+    broken_findings = [
+        (f["code"], f["detail"]["target"], f["line"], f["status"])
+        for f in listed.json()
+        if f["kind"] == "broken_index"
+    ]
+    assert broken_findings == [("CUR010", "gone.md", 3, "open")]
+    again = env.curator("scan", "--output-format", "json").json()[0]
+    assert again["findings_new"] == 0  # the next run still counts it once
+    assert [f["kind"] for f in env.findings()].count("broken_index") == 1
+
+
+_HOLDER = """
+import sys
+from pathlib import Path
+from curator.findings.project import ProjectDir
+from curator.findings.store import new_finding, open_store
+
+with open_store(ProjectDir(Path(sys.argv[1]))) as store:
+    store.add(new_finding(code="CUR010", kind="broken_index", memory_files=["MEMORY.md"],
+                          detail={}, message="m", deduped_hash="held"))
+    print("holding", flush=True)
+    sys.stdin.readline()  # hold the lock until the test says so
+print("released", flush=True)
+"""
+
+_CONTENDER = """
+import sys
+from pathlib import Path
+from curator.findings import atomic
+from curator.findings.project import ProjectDir
+from curator.findings.store import load
+
+project = ProjectDir(Path(sys.argv[1]))
+try:
+    with atomic.locked(project.lock, timeout=0.2):
+        print("acquired", sorted(f.deduped_hash for f in load(project).findings.values()))
+except TimeoutError as exc:
+    print("timed out:", exc)
+"""
+
+
+def test_a_second_process_cannot_take_the_findings_lock_while_one_holds_it(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    lock = ProjectDir(state).lock
+
+    def contend() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _CONTENDER, str(state)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    with subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(state)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    ) as holder:  # fmt: skip
+        assert holder.stdout is not None and holder.stdin is not None
+        try:
+            assert holder.stdout.readline() == "holding\n"
+            # Held by another process: the contender waits its 0.2 s and gives up.
+            assert contend() == f"timed out: {lock} is locked by another process"
+            holder.stdin.write("\n")
+            holder.stdin.flush()
+            assert holder.stdout.readline() == "released\n"
+            assert holder.wait(timeout=60) == 0
+        finally:
+            holder.kill()  # a no-op once it has exited
+    # Released: the next process takes it and sees what the holder saved under it.
+    assert contend() == "acquired ['held']"

@@ -75,5 +75,7 @@ def make_env(tmp_path: Path, repo: Path, run_curator: Callable[..., Run]) -> Env
     made = Env(tmp_path, repo, run_curator)
     write_files(made.store, {"MEMORY.md": INDEX, "freeze.md": FREEZE})
     # Tests must not depend on machine speed: no rate gate, a generous budget.
-    made.config("cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n")
+    made.config(
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
+    )
     return made

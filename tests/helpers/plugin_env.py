@@ -96,7 +96,9 @@ def make_project(root: Path, claude: Path | None = None) -> Project:
     # Tests must not depend on machine speed: no rate gate, a generous budget.
     write_files(
         root / "xdg" / "curator",
-        {"config.yaml": "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"},
+        {
+            "config.yaml": "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
+        },
     )
     return Project(root, repo, claude)
 

@@ -53,7 +53,7 @@ def env(
     write_files(made.store, {**PAIR, "MEMORY.md": index})
     (made.store / "freeze.md").unlink()
     made.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
         f"llm:\n  provider: anthropic\n  base_url: {api.base_url}\n  timeout_seconds: 5\n"
         "  max_retries: 0\n"
     )

@@ -150,7 +150,9 @@ def test_rules_skipped_over_budget_resolve_nothing(env: Env) -> None:
 
 
 def test_rate_gate_skips_a_scan_right_after_another(env: Env) -> None:
-    env.config("cheap:\n  skip_if_session_age_under_seconds: 3600\n  budget_ms: 60000\n")
+    env.config(
+        "cheap:\n  skip_if_session_age_under_seconds: 3600\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
+    )
     first = env.hook()
     (env.store / "MEMORY.md").write_text("# Memory\n- [Freeze](freeze.md) — the merge freeze\n")
     second = env.hook()
@@ -161,7 +163,7 @@ def test_rate_gate_skips_a_scan_right_after_another(env: Env) -> None:
 
 def test_pointer_length_and_skip_when_zero(env: Env) -> None:
     env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
         "surfacer:\n  max_pointer_chars: 82\n"
     )
     context = env.hook().json()["hookSpecificOutput"]["additionalContext"]
@@ -173,7 +175,7 @@ def test_pointer_length_and_skip_when_zero(env: Env) -> None:
     write_files(env.store, {"MEMORY.md": "- [Freeze](freeze.md) — f\n", "freeze.md": memory()})
     assert env.hook().stdout == "{}\n"
     env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
         "surfacer:\n  skip_when_zero: false\n"
     )
     assert env.hook().json()["hookSpecificOutput"]["additionalContext"] == (
@@ -197,6 +199,17 @@ def test_broken_stdin_still_answers_json(env: Env, payload: str) -> None:
     assert run.code == 0
     assert isinstance(run.json(), dict)
     assert "Traceback" not in run.stderr
+
+
+def test_a_huge_stdin_is_not_read_as_a_payload(env: Env) -> None:
+    """100 MB piped in by mistake: the hook reads 1 MiB of it, says so, and answers from
+    the process's own folder (the test runs outside the repository: `{}`)."""
+    payload = json.dumps({"session_id": "s-1", "cwd": str(env.repo), "pad": "x" * 100_000_000})
+    run = env.hook(payload)
+    assert (run.code, run.stdout) == (0, "{}\n")
+    assert "stdin is over 1048576 bytes, not a hook payload; ignored" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert env.findings() == []
 
 
 def test_nested_is_a_no_op(env: Env) -> None:
@@ -337,7 +350,7 @@ def test_the_hook_never_waits_on_url_probes_but_scan_does(env: Env) -> None:
         port = server.server_address[1]
         write_files(env.store, {"freeze.md": memory(f"Docs: http://127.0.0.1:{port}/gone\n")})
         env.config(
-            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
             "references:\n  check_urls: true\n  url_allowlist: [127.0.0.1]\n"
         )
         assert env.hook().code == 0

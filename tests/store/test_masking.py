@@ -65,7 +65,7 @@ def env(
     for old in made.store.iterdir():
         old.unlink()
     made.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
         f"llm:\n  provider: anthropic\n  base_url: {api.base_url}\n  timeout_seconds: 5\n"
         "  max_retries: 0\n"
     )

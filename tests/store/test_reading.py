@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import socket
 from datetime import date
+from pathlib import Path
 
 from curator.store.reading import read_store
-from tests.conftest import memory
+from tests.conftest import memory, write_files
+from tests.helpers.hostile import add_fifo, add_symlink_loop, assert_clean, changed, snapshot
 
 
 def test_reads_flat_and_nested_frontmatter(make_store):
@@ -70,3 +73,64 @@ def test_bad_files_become_problems(make_store, tmp_path):
 def test_subfolders_are_read_and_hidden_folders_skipped(make_store):
     root = make_store({"sub/a.md": memory(), ".git/x.md": "x", "MEMORY.md": ""})
     assert [m.rel for m in read_store(root).memories] == ["sub/a.md"]
+
+
+# -- Hostile files: FIFOs, sockets, symlink loops, symlinked folders (issue #17) ----------
+
+
+def test_special_files_and_symlink_loops_are_reported_never_waited_on(
+    run_curator, tmp_path: Path
+) -> None:
+    root = write_files(tmp_path / "memory", {"a.md": memory("Freeze until 2026-03-05.\n")})
+    add_fifo(root, "MEMORY.md")  # the index too: reading it would wait for a writer forever
+    add_fifo(root, "pipe.md")
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(root / "sock.md"))
+    add_symlink_loop(root)
+    before = snapshot(tmp_path, skip=(tmp_path / "onlooker",))
+
+    for output in ("json", "full"):  # the text report shows each file's line: never a FIFO's
+        run = run_curator("lint", str(root), "--output-format", output, "--today", "2026-06-01")
+        assert_clean(run, (1,))
+
+    run = run_curator("lint", str(root), "--output-format", "json", "--today", "2026-06-01")
+    problems = {
+        (Path(d["filename"]).name, d["detail"]["reason"], d["detail"]["problem"])
+        for d in run.json()
+        if d["code"] == "CUR004"
+    }
+    assert problems == {
+        ("MEMORY.md", "special", "a FIFO, not a regular file; not read"),
+        ("pipe.md", "special", "a FIFO, not a regular file; not read"),
+        ("sock.md", "special", "a socket, not a regular file; not read"),
+        ("loop_a.md", "unreadable", "symlink loop; not read"),
+        ("loop_b.md", "unreadable", "symlink loop; not read"),
+    }
+    assert any(d["code"] == "CUR101" for d in run.json())  # the real memory is still linted
+    assert changed(before, snapshot(tmp_path, skip=(tmp_path / "onlooker",))) == []
+
+
+def test_symlinked_folders_are_not_followed_and_files_only_into_store_or_repo(
+    run_curator, git_repo, tmp_path: Path
+) -> None:
+    repo = git_repo({"docs/plan.md": memory("Freeze until 2026-03-05.\n", name="plan")})
+    outside = write_files(
+        tmp_path / "outside",
+        {"deep/evil.md": memory("Freeze until 2026-03-05.\n"), "note.md": "x\n"},
+    )
+    root = write_files(tmp_path / "memory", {"MEMORY.md": "- [Plan](plan.md)\n"})
+    os.symlink(repo / "docs" / "plan.md", root / "plan.md")  # into the repository: read
+    os.symlink(outside / "note.md", root / "note.md")  # out of both: refused
+    os.symlink(outside / "deep", root / "deep")  # a symlinked folder: never walked
+    (root / "topics").mkdir()
+    os.symlink(root / "topics", root / "folder.md")  # a folder behind a memory's name
+
+    run = run_curator("lint", str(root), "--repo-root", str(repo), "--output-format", "json",
+                      "--today", "2026-06-01")  # fmt: skip
+
+    assert_clean(run, (1,))
+    got = {(Path(d["filename"]).name, d["code"], d["detail"].get("reason")) for d in run.json()}
+    assert ("plan.md", "CUR101", None) in got
+    assert ("note.md", "CUR004", "symlink") in got
+    assert ("folder.md", "CUR004", "special") in got
+    assert not any("evil" in d["filename"] or "evil" in d["message"] for d in run.json())

@@ -54,3 +54,23 @@ def test_unused_suppression_is_reported_only_for_rules_that_ran(make_store, run_
     )
     assert _codes(run_curator) == [("CUR901", "memory/a.md", 6)]
     assert _codes(run_curator, "--ignore", "CUR901") == []
+
+
+def test_a_bare_enable_closes_every_open_block(make_store, run_curator):
+    """`<!-- curator-enable -->` with no codes ends every disable block open above it."""
+    next_week = "Ship it next week.\n"
+    body = (
+        "<!-- curator-disable CUR101 -->\n"  # line 7
+        "<!-- curator-disable CUR102 -->\n"
+        "<!-- curator-disable -->\n"
+        + FREEZE  # line 10: inside all three blocks
+        + next_week
+        + "<!-- curator-enable -->\n"  # line 12
+        + FREEZE  # line 13: every block is closed
+        + next_week
+    )
+    make_store({"MEMORY.md": "- [A](a.md)\n", "a.md": memory(body, extra="modified: 2026-03-01")})
+    assert _codes(run_curator, "--extend-select", "CUR102") == [
+        ("CUR101", "memory/a.md", 13),
+        ("CUR102", "memory/a.md", 14),
+    ]

@@ -12,6 +12,7 @@ import pytest
 
 from curator.store.discovery import project_slug
 from tests.conftest import git, memory, write_files
+from tests.helpers.hostile import assert_clean
 from tests.helpers.transcript_fixtures import (
     tool_result_line,
     tool_use_line,
@@ -305,3 +306,25 @@ def test_a_read_through_a_symlink_counts(project, tmp_path, run_curator):
     result = lint(run_curator, repo, tmp_path)
     assert "read_main.md" not in reported(result)["CUR301"]
     assert "never.md" in reported(result)["CUR301"]
+
+
+def test_a_line_nested_past_the_stack_is_skipped_and_counted(project, tmp_path, run_curator):
+    """Issue #17: `json.loads` raises RecursionError, not ValueError, on deep nesting."""
+    repo, _, projects, store = project
+    deep = '{"type": "tool_use", "input": {"file_path": "x.md"}, "n": ' + "[" * 100_000
+    deep += "]" * 100_000 + "}"
+    write_transcript(
+        projects / project_slug(repo),
+        [deep, tool_use_line(str(repo), RECENT, "Read", str(store / "read_main.md"))],
+    )
+    log = tmp_path / "onlooker" / "logs" / "onlooker-events.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text('{"event_type": "memory.recalled", "x": ' + "[" * 100_000 + "]" * 100_000
+                   + "}\n", encoding="utf-8")  # fmt: skip
+
+    result = lint(run_curator, repo, tmp_path)
+
+    assert_clean(result, (0, 1))
+    assert "read_main.md" not in reported(result)["CUR301"]  # the good line still counts
+    assert "never.md" in reported(result)["CUR301"]
+    assert "2 malformed transcript or event-log line(s) skipped" in result.stderr

@@ -1,5 +1,6 @@
 """Files in the store that could not be read as memories: binary, huge, not UTF-8,
-unreadable, or a symlink leading out of the store."""
+unreadable (a symlink loop among them), a FIFO, socket or device, or a symlink leading
+out of the store."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ if TYPE_CHECKING:
     from curator.interpreter.context import Context
     from curator.models import Rule
 
-PARAMS: dict[str, Any] = {"reasons": ["binary", "huge", "encoding", "unreadable", "symlink"]}
+PARAMS: dict[str, Any] = {
+    "reasons": ["binary", "huge", "encoding", "unreadable", "symlink", "special"]
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -13,11 +13,13 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from curator import templates
 from curator.interpreter import patterns
 from curator.models import Edit, Fix, Hit, Index, IndexEntry, Memory
 from curator.store import links
+from curator.store.index import parse_index
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -85,22 +87,57 @@ def _hit(index: Index, entry: IndexEntry, fix: Fix | None = None, **detail: Any)
 def remove_line_fix(index: Index, entry: IndexEntry, why: str) -> Fix | None:
     """Drop the entry's line, only when the line holds that one link (a list item, not a
     table row or prose naming other memories)."""
-    if sum(1 for e in index.entries if e.line == entry.line) != 1:
+    if index.links_per_line.get(entry.line) != 1:
         return None
     edit = Edit(entry.line, entry.line + 1, "")
     return Fix("REMOVE", index.path, index.sha256, (edit,), True,
                f"remove MEMORY.md line {entry.line} ({why})")  # fmt: skip
 
 
-def add_line_fix(index: Index, memory: Memory) -> Fix:
-    """Append `- [Title](file.md) — description` for a memory the index never links."""
-    title = " ".join((memory.name or Path(memory.rel).stem).split()).replace("]", ")")
+def add_line_fix(index: Index, memory: Memory) -> Fix | None:
+    """Append `- [Title](file.md) — description` for a memory the index never links.
+
+    The title and the file name are written so the line's first link is to that file,
+    for Claude Code and any Markdown reader as for curator's own index reader; a line
+    that would not read back so is not offered.
+    """
+    title = link_text(memory.name or "") or link_text(Path(memory.rel).stem)
     hook = " ".join((memory.description or "").split())
     hook = hook if len(hook) <= 150 else hook[:149].rstrip() + "…"
-    line = f"- [{title}]({memory.rel})" + (f" — {hook}" if hook else "") + "\n"
+    line = f"- [{title}]({link_target(memory.rel)})" + (f" — {hook}" if hook else "")
+    read_back = parse_index((line,))
+    if not read_back or read_back[0].target != memory.rel:
+        return None
     at = len(index.lines) + 1
-    return Fix("ADD", index.path, index.sha256, (Edit(at, at, line),), True,
+    return Fix("ADD", index.path, index.sha256, (Edit(at, at, line + "\n"),), True,
                f"add an index line for {memory.rel}")  # fmt: skip
+
+
+# Where a link's destination would end or break (space, parentheses, brackets, angle
+# brackets, a newline), start a fragment or query (`#`, `?`), or be decoded (`%`), the
+# character is percent-encoded: CommonMark readers and curator's index reader decode it.
+_RAW_IN_TARGET = frozenset(" \t\r\n()[]<>%#?\\`")
+
+
+def link_target(rel: str) -> str:
+    """A store-relative file name as a link destination."""
+    return "".join(
+        quote(ch, safe="") if ch in _RAW_IN_TARGET or ord(ch) < 0x20 or ord(ch) == 0x7F else ch
+        for ch in rel
+    )
+
+
+def link_text(name: str) -> str:
+    """A memory's name as link text, on one line.
+
+    A backslash is doubled and `<` escaped (CommonMark would read an escape or raw HTML);
+    brackets become parentheses, since curator's index reader, like many, takes none in
+    a link's text, escaped or not; backticks become quotes, so no code span swallows the
+    link.
+    """
+    text = " ".join(name.split())
+    text = text.replace("\\", "\\\\").replace("<", "\\<")
+    return text.replace("[", "(").replace("]", ")").replace("`", "'")
 
 
 def _links(rule: Rule, ctx: Context, index: Index, mode: str) -> Iterator[Hit]:

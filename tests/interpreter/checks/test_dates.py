@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -408,3 +408,37 @@ def test_a_run_on_part_of_the_store_reads_numeric_dates_in_the_stores_order(make
             "intent 'due')"
         ]
     )
+
+
+# -- The grace boundary ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "body", "config", "due"),
+    [
+        ("CUR101", "Merge freeze begins 2026-03-05.\n", "", date(2026, 3, 5)),
+        ("CUR102", "Ship it next week.\n", "", date(2026, 3, 8)),
+        ("CUR101", "Merge freeze begins 2026-03-05.\n", "grace_days: 3", date(2026, 3, 5)),
+    ],
+    ids=["absolute", "relative", "configured"],
+)
+def test_a_date_decays_the_day_after_its_grace_period_ends(
+    make_store, run_curator, tmp_path, code, body, config, due
+):
+    """Exactly `grace_days` past is still inside the grace; the day after is not."""
+    grace = 3 if config else 14
+    store = make_store({"project_due.md": memory(body, extra="modified: 2026-03-01")})
+    settings = tmp_path / "curator.yaml"
+    settings.write_text(f"rules: {{{code}: {{params: {{{config}}}}}}}\n" if config else "{}\n")
+
+    def days_past(today: date) -> list[int]:
+        run = lint_json(
+            run_curator, store, code, "--config", str(settings), "--today", today.isoformat()
+        )
+        assert run.code in (0, 1), run.stderr
+        return [d["detail"]["days_past"] for d in run.json()]
+
+    boundary = due + timedelta(days=grace)
+    assert days_past(boundary - timedelta(days=1)) == []
+    assert days_past(boundary) == []
+    assert days_past(boundary + timedelta(days=1)) == [grace + 1]

@@ -135,17 +135,17 @@ def test_fix_redacts_the_secret_shows_it_masked_and_says_to_rotate(
         f"+Stripe: {redacted} and the db password: {redacted}",
     ]
     assert token not in shown.stdout + shown.stderr and pw not in shown.stdout
-    applied = run_curator("fix", str(store), "--apply", "--today", TODAY)
+    applied = run_curator("fix", str(store), "--apply")
     assert applied.code == 0, applied.stderr
     assert "redact the Stripe live key (sk_l…(32)); rotate the credential" in applied.stdout
     after = (store / "reference_pay.md").read_text(encoding="utf-8")
     assert after == memory(f"Stripe: {redacted} and the db password: {redacted}\nKeep it short.\n")
     assert lint(run_curator, store, "--select", "CUR5").json() == []
     # The journal keeps the file as it was, with the secrets masked: no copy of them.
-    journal = tmp_path / "onlooker" / "curator" / "journal"
+    (journal,) = (tmp_path / "onlooker" / "curator").glob("*/journal")
     kept = b"".join(p.read_bytes() for p in journal.rglob("*") if p.is_file())
     assert token.encode() not in kept and pw.encode() not in kept and b"sk_l" in kept
-    undone = run_curator("fix", "--undo")
+    undone = run_curator("fix", str(store), "--undo")
     assert "secrets stay masked" in undone.stdout
     restored = (store / "reference_pay.md").read_text(encoding="utf-8")
     assert "sk_l…(32)" in restored and token not in restored

@@ -1,0 +1,50 @@
+"""The session-start caches (curator/interpreter/run_cache.py) as the hook uses them: a
+cached result is reused only while what it was computed from is unchanged."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run, memory
+from tests.helpers.hook_env import Env, make_env
+
+
+@pytest.fixture
+def env(tmp_path: Path, git_repo: Callable[..., Path], run_curator: Callable[..., Run]) -> Env:
+    return make_env(tmp_path, git_repo({"src/app.py": "print('hi')\n"}), run_curator)
+
+
+@pytest.mark.parametrize(
+    ("edited", "same_size"),
+    [("Merge freeze closed 2026-03-05.\n", True), ("Merge freeze closed on 2026-03-05.\n", False)],
+    ids=["same-size", "other-size"],
+)
+def test_a_memory_edited_under_the_same_mtime_is_linted_afresh(
+    env: Env, edited: str, same_size: bool
+) -> None:
+    """Tools that keep mtimes (cp -p, rsync -t, tar, a restored backup) must not hide an edit."""
+    freeze = env.store / "freeze.md"
+    first = env.hook()
+    assert first.code == 0, first.stderr
+    assert {f["kind"]: f["status"] for f in env.findings()} == {
+        "broken_index": "open",
+        "date_decayed": "open",
+    }
+
+    before = freeze.stat()
+    freeze.write_text(memory(edited, name="freeze"), encoding="utf-8")
+    os.utime(freeze, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = freeze.stat()
+    assert after.st_mtime_ns == before.st_mtime_ns
+    assert (after.st_size == before.st_size) is same_size
+
+    second = env.hook()
+    assert second.code == 0, second.stderr
+    assert {f["kind"]: f["status"] for f in env.findings()} == {
+        "broken_index": "open",
+        "date_decayed": "resolved",  # the freeze is history now
+    }
