@@ -6,8 +6,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import subprocess
 
 TIMEOUT_SECONDS = 60
 
@@ -38,6 +41,8 @@ def _run(
     stdin: bytes | None,
     env: dict[str, str] | None,
 ) -> subprocess.CompletedProcess[bytes] | None:
+    import subprocess  # a store outside any repository runs no git at all
+
     try:
         return subprocess.run(
             ["git", "-C", str(cwd), *args],

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from pathlib import Path
 
 from curator.config import Config
@@ -29,6 +28,8 @@ def installation_salt(config: Config | None = None) -> str:
         return _salts[path]
     salt = _read(path)
     if salt is None:
+        import secrets  # only the first run on a machine makes a salt
+
         with contextlib.suppress(OSError):
             path.parent.mkdir(parents=True, exist_ok=True)
             _create(path, secrets.token_hex(SALT_BYTES))
@@ -53,6 +54,8 @@ def _read(path: Path) -> str | None:
 def _create(path: Path, salt: str) -> None:
     # Written in full under a temporary name, then linked into place: a concurrent
     # session sees no salt or the whole salt, and the first link wins for everyone.
+    import secrets
+
     temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import time
 from dataclasses import dataclass
 from datetime import date
@@ -109,6 +108,8 @@ def _last_days(repo: Path, spec: str, wanted: set[str]) -> dict[str, date] | Non
     """
     if not wanted:
         return {}
+    import subprocess  # a store with no repository never gets here
+
     args = ["git", "-C", str(repo), "-c", "log.showSignature=false", "log", "--no-renames",
             f"--format={_MARK}%ad", "--date=short", "--name-only", "-z", "HEAD", "--",
             spec]  # fmt: skip

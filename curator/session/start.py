@@ -191,7 +191,7 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
             # Nothing changed since the last full run: its findings still stand.
             report = ScanReport(mode="session_start", outcome="ok", reused=True)
             report.open = findings.load(project).sorted("open")
-            if llm_rules and _sweep_interval_passed(config, project):
+            if llm_rules and _sweep_may_be_due(config, project):
                 # Only now are the rules worth loading (the other gates need them).
                 start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
         else:
@@ -212,14 +212,19 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
     return hook_output(text)
 
 
-def _sweep_interval_passed(config: Config, project: ProjectDir) -> bool:
-    """The LLM tier is on and no sweep finished within `llm.interval_days`: the gates of
-    `llm_sweep_due` that need no rules, checked first on the fast path."""
+def _sweep_may_be_due(config: Config, project: ProjectDir) -> bool:
+    """The LLM tier is on, a provider can answer and no sweep finished within
+    `llm.interval_days`: the gates of `llm_sweep_due` that need no rules, checked first
+    on the fast path so that it loads the rules only when a sweep may start."""
     if not config.get("llm.enabled"):
         return False
     from curator.llm.gate import sweep_due
+    from curator.llm.providers import available
 
-    return sweep_due(project.last_llm_sweep, int(config.get("llm.interval_days")), clock.now())
+    interval = int(config.get("llm.interval_days"))
+    if not sweep_due(project.last_llm_sweep, interval, clock.now()):
+        return False
+    return available(config) is not None
 
 
 def _rules(config: Config, folder: Path, ruleset: str) -> list[Any]:

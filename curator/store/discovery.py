@@ -35,6 +35,8 @@ def repo_root(start: Path) -> Path | None:
     the submodule's own top level is the root.
     """
     folder = start if start.is_dir() else start.parent
+    if not _git_may_be_above(folder):
+        return None  # saves a git process: most often a store copied out of any repository
     out = git_output(folder, "rev-parse", "--path-format=absolute", "--git-common-dir",
                      "--show-toplevel", timeout=10)  # fmt: skip
     if out is None:
@@ -46,6 +48,18 @@ def repo_root(start: Path) -> Path | None:
     if common.name == ".git":
         return common.parent.resolve()
     return toplevel.resolve()
+
+
+def _git_may_be_above(folder: Path) -> bool:
+    """Whether git could find a work tree holding `folder`: a `.git` in it or a folder
+    above, or `GIT_DIR` / `GIT_WORK_TREE` set. Git finds work trees no other way."""
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return True
+    for path in {os.path.abspath(folder), os.path.realpath(folder)}:  # a symlinked store
+        here = Path(path)
+        if any(os.path.lexists(os.path.join(p, ".git")) for p in (here, *here.parents)):
+            return True
+    return False
 
 
 def _settings_memory_dir() -> Path | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from curator.usage.transcripts import TranscriptUses
@@ -64,6 +63,8 @@ class TranscriptCache:
         """Write atomically (temp file + rename), dropping transcripts that no longer exist."""
         if self.path is None or not self.dirty:
             return
+        import tempfile  # only a run that read new transcripts pays for it
+
         live = {k: v for k, v in self.entries.items() if os.path.exists(k)}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -61,3 +61,15 @@ def test_memory_store_setting_wins(tmp_path, monkeypatch):
     assert discovery.project_store(Path("/nonexistent")) == discovery.FoundStore(
         custom, "autoMemoryDirectory"
     )
+
+
+def test_repo_root_through_a_symlink_and_outside_any_repository(git_repo, tmp_path):
+    """No `.git` above a folder means no repository, told without running git; a folder
+    reached through a symlink into a repository still finds it."""
+    repo = git_repo({"sub/README.md": "x\n"})
+    link = tmp_path / "linked-sub"
+    link.symlink_to(repo / "sub")
+    assert discovery.repo_root(link) == repo.resolve()
+    plain = tmp_path / "plain" / "memory"
+    plain.mkdir(parents=True)
+    assert discovery.repo_root(plain) is None
