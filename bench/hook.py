@@ -131,7 +131,10 @@ def run(args: argparse.Namespace, root: Path) -> None:
     # An installed curator has its bytecode compiled (pip does it); so does this run.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     payload = json.dumps({"session_id": "bench", "cwd": str(repo), "source": "startup"})
-    command = [sys.executable, "-m", "curator", "hook", "session-start"]
+    # The console script, as Claude Code runs the hook (`curator hook session-start`).
+    script = Path(sys.executable).with_name("curator")
+    entry = [str(script)] if script.is_file() else [sys.executable, "-m", "curator"]
+    command = [*entry, "hook", "session-start"]
     unchanged, output = time_runs(command, payload, env, args.runs)
     hook_ms, bare_ms = against_bare_python(command, payload, env)
     # Each run after one memory was edited: the signature misses, the rules re-run.

@@ -1,15 +1,20 @@
 """The `curator` command. Thin: each subcommand lives in `curator/commands/` and is imported
-only when it runs, so `curator hook session-start` pays for nothing else."""
+only when it runs. `curator hook session-start`, exactly as Claude Code runs it, does not
+even load click: it goes straight to `session.entry`."""
 
 from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
-
-import click
+from functools import lru_cache
 
 from curator import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from typing import Any
+
+    import click
 
 # name -> "module:attribute"; the help line is shown without importing the module.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -43,32 +48,43 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+@lru_cache(maxsize=1)
+def command_group() -> click.Group:
+    """The click command tree (built on first use: the hook's own path never needs it)."""
+    import click
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS:
-            return None
-        target, _ = COMMANDS[cmd_name]
-        module_name, attribute = target.split(":")
-        command: click.Command = getattr(importlib.import_module(module_name), attribute)
-        return command
+    class LazyGroup(click.Group):
+        def list_commands(self, ctx: click.Context) -> list[str]:
+            return sorted(COMMANDS)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+        def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+            if cmd_name not in COMMANDS:
+                return None
+            target, _ = COMMANDS[cmd_name]
+            module_name, attribute = target.split(":")
+            command: click.Command = getattr(importlib.import_module(module_name), attribute)
+            return command
 
+        def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="curator")
-def cli() -> None:
-    """curator: a linter for the memory AI coding agents keep between sessions."""
+    @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.version_option(__version__, prog_name="curator")
+    def cli() -> None:
+        """curator: a linter for the memory AI coding agents keep between sessions."""
+
+    return cli
 
 
 def main(argv: list[str] | None = None) -> Any:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["hook", "session-start"]:
+        from curator.session.entry import run_hook
+
+        run_hook(None)  # never returns: one JSON object on stdout, exit 0
     try:
-        return cli.main(args=argv, prog_name="curator")
+        return command_group().main(args=argv, prog_name="curator")
     except KeyboardInterrupt:
         sys.exit(130)

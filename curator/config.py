@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import copy
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from curator import yamlio
 from curator.errors import UserError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFIG_NAME = ".curator.yaml"
 
@@ -87,10 +89,33 @@ PATH_KEYS = ("memory_store", "storage", "repo_root")
 SEVERITIES = ("error", "warning", "info")
 
 
-@dataclass(frozen=True)
 class Config:
-    data: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULTS))
-    source: Path | None = None
+    """The validated configuration (`data`, every key present) and the file it came from.
+
+    Read-only. A plain class, not a dataclass: the session-start hook's quick path
+    imports this module, and importing `dataclasses` would cost it more than its work.
+    """
+
+    __slots__ = ("data", "source")
+    data: dict[str, Any]
+    source: Path | None
+
+    def __init__(self, data: dict[str, Any] | None = None, source: Path | None = None) -> None:
+        object.__setattr__(self, "data", copy.deepcopy(DEFAULTS) if data is None else data)
+        object.__setattr__(self, "source", source)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Config is read-only (tried to set {name!r}); use with_value")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Config):
+            return NotImplemented
+        return (self.data, self.source) == (other.data, other.source)
+
+    __hash__ = None  # type: ignore[assignment]  # its data is a dict
+
+    def __repr__(self) -> str:
+        return f"Config(data={self.data!r}, source={self.source!r})"
 
     def get(self, dotted: str) -> Any:
         value: Any = self.data
@@ -135,14 +160,16 @@ class Config:
         return [base / Path(p).expanduser() for p in self.data["rule_paths"]]
 
 
-def find_config(cwd: Path) -> Path | None:
-    for folder in (cwd, *cwd.parents):
-        candidate = folder / CONFIG_NAME
-        if candidate.is_file():
-            return candidate
+def config_candidates(cwd: Path) -> list[Path]:
+    """Where a configuration may be, first found wins: `.curator.yaml` in `cwd` or a
+    folder above it, then the user's `$XDG_CONFIG_HOME/curator/config.yaml`."""
     xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    user = Path(xdg) / "curator" / "config.yaml"
-    return user if user.is_file() else None
+    return [*(folder / CONFIG_NAME for folder in (cwd, *cwd.parents)),
+            Path(xdg) / "curator" / "config.yaml"]  # fmt: skip
+
+
+def find_config(cwd: Path) -> Path | None:
+    return next((path for path in config_candidates(cwd) if path.is_file()), None)
 
 
 def load_config(explicit: Path | None = None, cwd: Path | None = None) -> Config:

@@ -185,7 +185,8 @@ def lint_caches(config: Config, selected: list[Rule]) -> Callable[[Target], Resu
     from curator.findings.onlooker import cache_dir
     from curator.hashing import sha256_text
     from curator.interpreter.rulebook_cache import ruleset_key
-    from curator.interpreter.run_cache import ResultCache, repo_state
+    from curator.interpreter.run_cache import ResultCache
+    from curator.interpreter.signature import repo_state
 
     volatile = frozenset(r.code for r in selected if lint_volatile(r, config))
     if all(r.code in volatile or r.check == "engine" for r in selected):

@@ -14,11 +14,13 @@ import os
 import stat
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from curator.errors import UserError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
 if TYPE_CHECKING:
+    from typing import Any
+
     import yaml
 
 

@@ -12,12 +12,14 @@ import json
 import os
 import signal
 import stat
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def write_text(path: Path, text: str, durable: bool = False) -> None:
@@ -44,7 +46,7 @@ def write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
     a power cut (the fix journal a later `--undo` depends on).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, temp = _temp_beside(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -58,6 +60,17 @@ def write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
         raise
     if durable:
         sync_folder(path.parent)
+
+
+def _temp_beside(path: Path) -> tuple[int, str]:
+    """A new private file next to `path` (what `tempfile.mkstemp` does, without the
+    import the session-start hook would pay for)."""
+    while True:
+        temp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), temp
+        except FileExistsError:
+            continue
 
 
 def sync_folder(folder: Path) -> None:

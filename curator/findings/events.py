@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from curator import clock
 from curator.config import Config
 from curator.findings import atomic
 from curator.findings.ulid import new_ulid
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 1
 _TEXT_EVENTS = ("curator.finding.", "curator.llm.")  # events that quote memories or models

@@ -9,7 +9,6 @@ is keyed by `root:<store path>`.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,11 +36,26 @@ def project_key(repo: Path | None, store: Path) -> str:
     return sha256_text(seed)[:12]
 
 
-@dataclass(frozen=True)
 class ProjectDir:
-    """The files of one project's state folder."""
+    """The files of one project's state folder. Read-only; a plain class (see `Config`)."""
 
+    __slots__ = ("root",)
     root: Path
+
+    def __init__(self, root: Path) -> None:
+        object.__setattr__(self, "root", root)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ProjectDir is read-only (tried to set {name!r})")
+
+    def __eq__(self, other: object) -> bool:
+        return self.root == other.root if isinstance(other, ProjectDir) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"ProjectDir(root={self.root!r})"
 
     @property
     def findings(self) -> Path:

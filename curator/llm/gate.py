@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 WATERMARK = "last_llm_sweep.json"
 CLAIM = "llm_sweep.claim"
@@ -37,6 +39,8 @@ def sweep_due(watermark: Path, interval_days: int, now: datetime) -> bool:
 
 def record_sweep(watermark: Path, now: datetime, summary: dict[str, Any]) -> None:
     """Write the watermark atomically."""
+    import tempfile  # the hook only reads the watermark
+
     watermark.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=watermark.parent, prefix=".tmp-")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from curator import clock
-from curator.findings import atomic
 from curator.findings.project import ProjectDir
-from curator.findings.store import Finding
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from curator.findings.store import Finding
 
 
 @dataclass
@@ -48,19 +49,6 @@ def write_watermark(
 ) -> None:
     """`last_cheap_scan.json`: when and how the last run went (the LLM sweep keeps its
     own, `last_llm_sweep.json`, through `curator.llm.gate`)."""
-    path = project.last_cheap_scan
-    now = clock.now()
-    atomic.write_json(
-        path,
-        {
-            "timestamp": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            "epoch": now.timestamp(),
-            "mode": report.mode,
-            "outcome": report.outcome,
-            "skip_reason": report.skip_reason,
-            "findings_open": len(report.open),
-            "duration_ms": report.duration_ms,
-            "signature": signature,
-            "llm_rules": llm_rules,
-        },
-    )
+    from curator.session.watermark import write_watermark_of
+
+    write_watermark_of(project, report.payload(Path()), signature, llm_rules)

@@ -13,57 +13,22 @@ stored so far and the scan finishes in the background, for at most
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from curator import clock
 from curator.config import Config
-from curator.findings import atomic
 from curator.findings.project import ProjectDir
+from curator.session.payload import EMPTY, Payload, hook_output, parse_payload
+from curator.session.watermark import claim_scan, sweep_interval_passed
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
 if TYPE_CHECKING:
+    from typing import Any
+
     from curator.linting import Target
-
-EMPTY: dict[str, Any] = {}
-
-
-@dataclass(frozen=True)
-class Payload:
-    session_id: str | None
-    cwd: Path
-    source: str | None
-
-
-def parse_payload(raw: str) -> Payload:
-    """The fields curator uses; anything missing or malformed falls back to the process's."""
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
-    session = data.get("session_id")
-    source = data.get("source")
-    cwd_text = data.get("cwd")
-    cwd = Path(cwd_text) if isinstance(cwd_text, str) and cwd_text else Path.cwd()
-    if not cwd.is_dir():
-        cwd = Path.cwd()
-    return Payload(
-        session if isinstance(session, str) else None,
-        cwd,
-        source if isinstance(source, str) else None,
-    )
-
-
-def hook_output(context: str | None) -> dict[str, Any]:
-    if not context:
-        return dict(EMPTY)
-    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
 
 
 def session_start(raw: str, started: float) -> dict[str, Any]:
@@ -162,7 +127,7 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
     from curator.findings.events import event_log
     from curator.findings.project import project_dir
     from curator.interpreter.rulebook_cache import ruleset_key
-    from curator.interpreter.run_cache import cache_folder, repo_state, store_signature
+    from curator.interpreter.signature import cache_folder, repo_state, store_signature
     from curator.session.outcome import ScanReport, write_watermark
     from curator.session.surfacer import pointer
 
@@ -176,7 +141,7 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
         report.duration_ms = round((time.monotonic() - started) * 1000)
         events.emit("curator.scan.complete", report.payload(store))
         return hook_output(None)
-    claimed, previous = _claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
+    claimed, previous = claim_scan(project, config.get("cheap.skip_if_session_age_under_seconds"))
     if not claimed:
         report = ScanReport(mode="session_start", outcome="skipped", skip_reason="rate_gate")
         report.open = findings.load(project).sorted("open")
@@ -191,7 +156,7 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
             # Nothing changed since the last full run: its findings still stand.
             report = ScanReport(mode="session_start", outcome="ok", reused=True)
             report.open = findings.load(project).sorted("open")
-            if llm_rules and _sweep_may_be_due(config, project):
+            if llm_rules and sweep_may_be_due(config, project):
                 # Only now are the rules worth loading (the other gates need them).
                 start_due_llm_sweep(config, project, _rules(config, folder, ruleset), payload.cwd)
         else:
@@ -203,27 +168,31 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
         signature = after if report.outcome == "ok" else None
         write_watermark(project, report, signature=signature, llm_rules=bool(llm_rules))
     report.duration_ms = round((time.monotonic() - started) * 1000)
-    events.emit("curator.scan.complete", report.payload(store))
+    complete = report.payload(store)
+    events.emit("curator.scan.complete", complete)
     text = pointer(
         report.open,
         config.get("surfacer.max_pointer_chars"),
         config.get("surfacer.skip_when_zero"),
     )
-    return hook_output(text)
+    answer = hook_output(text)
+    if report.reused and report.outcome == "ok" and after == before:
+        from curator.session.quick import remember
+
+        remember(config=config, cwd=payload.cwd, store=store, repo=repo, project=project,
+                 ruleset=ruleset, today=today.isoformat(), llm_rules=bool(llm_rules),
+                 answer=answer, complete=complete)  # fmt: skip
+    return answer
 
 
-def _sweep_may_be_due(config: Config, project: ProjectDir) -> bool:
+def sweep_may_be_due(config: Config, project: ProjectDir) -> bool:
     """The LLM tier is on, a provider can answer and no sweep finished within
     `llm.interval_days`: the gates of `llm_sweep_due` that need no rules, checked first
     on the fast path so that it loads the rules only when a sweep may start."""
-    if not config.get("llm.enabled"):
+    if not sweep_interval_passed(config, project):
         return False
-    from curator.llm.gate import sweep_due
     from curator.llm.providers import available
 
-    interval = int(config.get("llm.interval_days"))
-    if not sweep_due(project.last_llm_sweep, interval, clock.now()):
-        return False
     return available(config) is not None
 
 
@@ -310,28 +279,6 @@ def start_history_build(config: Config, repos: list[Path], cwd: Path) -> None:
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,  # survives the hook; Claude Code does not wait for it
             )
-
-
-def _claim_scan(project: ProjectDir, gap_seconds: int) -> tuple[bool, dict[str, Any]]:
-    """(whether this hook should scan, the previous watermark, whose signature decides
-    the fast path). The claim is recorded at once so racing hooks within the gap skip."""
-    now = clock.now()
-    with atomic.locked(project.lock):
-        last = atomic.read_json(project.last_cheap_scan)
-        previous: dict[str, Any] = last if isinstance(last, dict) else {}
-        epoch = previous.get("epoch")
-        if isinstance(epoch, (int, float)) and 0 <= now.timestamp() - epoch < gap_seconds:
-            return False, previous
-        atomic.write_json(
-            project.last_cheap_scan,
-            {
-                "timestamp": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-                "epoch": now.timestamp(),
-                "outcome": "running",
-                "signature": None,
-            },
-        )
-    return True, previous
 
 
 HOOK_TRANSCRIPT_MB = 64  # uncached transcript data one session start may read
