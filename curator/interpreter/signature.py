@@ -13,7 +13,7 @@ from pathlib import Path
 from curator.hashing import sha256_text
 
 
-def repo_state(repo: Path | None) -> str:
+def repo_state(repo: Path | None, timeout: float = 60.0) -> str:
     """HEAD and the working tree's changes, as one key ('' outside a repository).
 
     `tree.state_key`: changed tracked files count by content, so editing a file
@@ -23,7 +23,7 @@ def repo_state(repo: Path | None) -> str:
         return ""
     from curator.repo.tree import state_key
 
-    return state_key(repo) or "unknown"
+    return state_key(repo, timeout) or "unknown"
 
 
 def cache_folder(project_root: Path) -> Path:

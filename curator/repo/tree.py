@@ -96,16 +96,18 @@ def has_suffix(root: Path, path: str) -> bool:
     return path in _suffixes(root)
 
 
-def state_key(root: Path) -> str | None:
+def state_key(root: Path, timeout: float = 60.0) -> str | None:
     """What reference results depend on: HEAD plus a hash of the work tree's changes to
-    tracked files. None for a plain folder (nothing cheap says it changed) or on error.
+    tracked files. None for a plain folder (nothing cheap says it changed), on error, or
+    when git takes longer than `timeout` seconds for either call.
 
     For a result cache (DESIGN §10): same key, same tracked content, same answers.
     """
     if not is_git_worktree(root):
         return None
-    head = git_output(root, "rev-parse", "HEAD")
-    status = git_output(root, "status", "--porcelain=v1", "-z", "--untracked-files=normal")
+    head = git_output(root, "rev-parse", "HEAD", timeout=timeout)
+    status = git_output(root, "status", "--porcelain=v1", "-z", "--untracked-files=normal",
+                        timeout=timeout)  # fmt: skip
     if head is None or status is None:
         return None
     if not status:

@@ -209,9 +209,15 @@ def quick_answer(raw: str, started: float) -> dict[str, Any] | None:
     config = Config(data=record["config"], source=_path(record["config_source"]))
     deadline = started + int(config.get("cheap.hook_timeout_ms")) / 1000
     repo = _path(record["repo"])
-    if _probes(payload.cwd, repo, max(0.1, deadline - time.monotonic())) != record["probes"]:
+    if _probes(payload.cwd, repo, _half_left(deadline)) != record["probes"]:
         return None
     return _answer_again(record, config, payload.session_id, repo, started, deadline)
+
+
+def _half_left(deadline: float) -> float:
+    """Seconds the quick path may wait on git or the lock: half of what is left before the
+    answer is due, so that the full path still has time to answer when it gives up."""
+    return max(0.05, (deadline - time.monotonic()) / 2)
 
 
 def _path(value: Any) -> Path | None:
@@ -250,7 +256,9 @@ def _answer_again(
 
     project = ProjectDir(Path(record["project"]))
     store = Path(record["store"])
-    state = repo_state(repo)
+    # At most half the time left: a slower git (a huge work tree) makes the state
+    # unknown, and the full path, under the same deadline, still has time to answer.
+    state = repo_state(repo, _half_left(deadline))
     today = clock.today()
     signature = store_signature(record["ruleset"], today, store, repo, state, project.manifest)
     last = atomic.read_json(project.last_cheap_scan)
@@ -262,7 +270,7 @@ def _answer_again(
         return None  # starting the sweep needs the rules: the full path does it
     gap = int(config.get("cheap.skip_if_session_age_under_seconds"))
     try:
-        claimed, previous = claim_scan(project, gap, max(0.1, deadline - time.monotonic()))
+        claimed, previous = claim_scan(project, gap, _half_left(deadline))
     except TimeoutError:
         return None
     if not claimed or previous.get("signature") != signature:

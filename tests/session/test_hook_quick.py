@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -189,3 +192,45 @@ def test_a_configured_storage_is_never_written_around(env: Env) -> None:
         assert start(env)[1] == "full"
     assert not (env.onlooker / "curator" / "cache" / "quick").exists()
     assert list((storage / "curator").glob("*/findings/*.json"))
+
+
+def test_a_slow_git_status_cannot_hold_the_quick_path_past_the_deadline(env: Env) -> None:
+    """`git status` turns slow (20 s: a huge work tree) after the record was written:
+    the answer still comes by the deadline (the subprocess timeout of 15 s is the
+    harness's limit), from the findings stored, with the full path's note."""
+    env.config(
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
+        "  hook_timeout_ms: 2500\n  background_limit_seconds: 60\n"
+    )
+    marker = env.tmp / "git-is-slow"
+    real = shutil.which("git")
+    wrapper = env.tmp / "slow-bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'if [ -e "{marker}" ]; then for a in "$@"; do [ "$a" = status ] && sleep 20; done; fi\n'
+        f'exec "{real}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    path = f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"
+    runs = [env.hook(PATH=path, PYTHONPROFILEIMPORTTIME="1") for _ in range(3)]
+    assert "curator.store.discovery" not in imported(runs[-1])  # the quick path answers
+    marker.write_text("")
+    # The environment `env.hook` runs with (the record is kept per environment), but
+    # under this test's own timeout.
+    drop = ("GITHUB_ACTIONS", "NO_COLOR", "ONLOOKER_EVENTS_LOG", "CURATOR_NESTED")
+    base = {k: v for k, v in os.environ.items() if k not in drop}
+    base.setdefault("HOME", str(env.tmp / "home"))
+    base["CLAUDE_CONFIG_DIR"] = base.get("CLAUDE_CONFIG_DIR_TEST", str(env.claude))
+    base["XDG_CONFIG_HOME"] = str(env.tmp / "xdg")
+    out = subprocess.run(
+        [sys.executable, "-m", "curator", "hook", "session-start"],
+        input=json.dumps({"session_id": "s-1", "cwd": str(env.repo), "new": 1}),
+        capture_output=True,
+        text=True,
+        timeout=15,
+        env={**base, **env.env(PATH=path)},
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] == POINTER
+    assert "no answer within 2500 ms" in out.stderr
