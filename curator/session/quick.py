@@ -38,10 +38,23 @@ if TYPE_CHECKING:
     from curator.findings.project import ProjectDir
 
 FORMAT = 1
-# The environment a session start's answer can depend on: where things are, which day
-# it is, which provider could run a sweep. Only a digest is kept.
-_ENV_PREFIXES = ("CURATOR_", "ONLOOKER_", "CLAUDE_", "GIT_", "ANTHROPIC_", "XDG_")
-_ENV_NAMES = ("HOME", "PATH")
+# The environment a session start's answer can depend on: what curator reads (where
+# things are, which day it is, which provider could run a sweep) and git's own
+# variables. Not a prefix like CLAUDE_: Claude Code gives each session its own
+# CLAUDE_ENV_FILE, and the record must outlive the session. Only a digest is kept, and
+# of the API key only whether it is set.
+_ENV_NAMES = (
+    "HOME",
+    "PATH",
+    "XDG_CONFIG_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "ONLOOKER_DIR",
+    "ONLOOKER_EVENTS_LOG",
+    "CURATOR_TODAY",
+    "CURATOR_NESTED",
+    "CURATOR_KILL_AT",
+)
+_ENV_SET = ("ANTHROPIC_API_KEY",)
 _ORIGIN = ("config", "--get", "remote.origin.url")
 _TOPLEVEL = ("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
 
@@ -49,8 +62,10 @@ Stamp = list[int] | None
 
 
 def env_digest() -> str:
-    names = sorted(k for k in os.environ if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES)
-    return sha256_text(json.dumps([[k, os.environ[k]] for k in names]))
+    values: list[list[str | bool | None]] = [[k, os.environ.get(k)] for k in _ENV_NAMES]
+    values += [[k, v] for k, v in sorted(os.environ.items()) if k.startswith("GIT_")]
+    values += [[k, bool(os.environ.get(k))] for k in _ENV_SET]
+    return sha256_text(json.dumps(values))
 
 
 def record_path(cwd: Path) -> Path:

@@ -73,6 +73,22 @@ def test_an_unchanged_project_is_answered_quickly_and_logged_as_reused(env: Env)
     assert watermark["signature"]
 
 
+def test_a_per_session_variable_does_not_cost_the_quick_path(env: Env) -> None:
+    """Claude Code gives every SessionStart hook its own CLAUDE_ENV_FILE; the record made
+    in one session serves the next."""
+    for session in range(3):
+        run = env.hook(PYTHONPROFILEIMPORTTIME="1", CLAUDE_ENV_FILE=f"/tmp/session-{session}.sh")
+    assert "curator.store.discovery" not in imported(run)
+    assert json.loads(run.stdout)["hookSpecificOutput"]["additionalContext"] == POINTER
+
+
+def test_a_variable_curator_reads_runs_the_full_path(env: Env) -> None:
+    until_quick(env)
+    run = env.hook(PYTHONPROFILEIMPORTTIME="1", ONLOOKER_EVENTS_LOG=str(env.tmp / "other.jsonl"))
+    assert "curator.store.discovery" in imported(run)
+    assert (env.tmp / "other.jsonl").is_file()  # the events went where the variable says
+
+
 def changes(env: Env) -> dict[str, Callable[[], None]]:
     def edit_keeping_mtime() -> None:
         path = env.store / "MEMORY.md"
