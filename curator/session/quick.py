@@ -209,8 +209,8 @@ def remember(
         }
         # Not write_json: its sorted keys would reorder the answer Claude Code is given.
         atomic.write_text(record_path(cwd), json.dumps(record))
-    except (OSError, TypeError, ValueError):
-        return  # only ever a shortcut
+    except Exception:  # only ever a shortcut: the answer already made must not be lost
+        return
 
 
 def quick_answer(raw: str, started: float) -> dict[str, Any] | None:
