@@ -111,6 +111,8 @@ class IndexEntry:
 
 @dataclass(frozen=True)
 class Index:
+    """MEMORY.md: its text, lines and the links found in it."""
+
     path: Path
     text: str
     lines: tuple[str, ...]
@@ -154,6 +156,8 @@ class FileProblem:
 
 @dataclass(frozen=True)
 class Store:
+    """A memory store as read: its index, its memories and the files it could not read."""
+
     root: Path
     index: Index | None
     memories: tuple[Memory, ...]
@@ -169,6 +173,8 @@ class Store:
 
 @dataclass(frozen=True)
 class RuleTest:
+    """One case of a rule file's `tests:`: the files it writes and what it expects."""
+
     name: str
     files: dict[str, str | bytes]
     expect: tuple[dict[str, Any], ...]
@@ -242,6 +248,8 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
+    """Exact edits to one file, planned against the content whose sha256 it holds."""
+
     kind: str  # ADD | REMOVE | REPLACE
     path: Path
     base_sha256: str
@@ -252,6 +260,8 @@ class Fix:
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """What curator reports: a rule's code and message at a place in a file."""
+
     code: str
     name: str
     severity: Severity
