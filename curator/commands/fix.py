@@ -86,11 +86,10 @@ def fix(
     result = lint(targets, rules, selected, config, today or clock.today())
     plans = deltas.plan(result.diagnostics)
     for target, project in projects:
+        # Saved even when empty: a store with nothing to fix beside one with fixes must
+        # not stop `--apply`, and an old plan must not outlive a review that found none.
         mine = [p for p in plans if _store_of(p.path, targets) == target.store]
-        if mine:
-            deltas.save_plan(project.fix_plan, mine, scope)
-        else:
-            project.fix_plan.unlink(missing_ok=True)  # nothing to fix: no stale plan to apply
+        deltas.save_plan(project.fix_plan, mine, scope)
     if not plans:
         click.echo("Nothing to fix.")
         sys.exit(EXIT_CLEAN)
@@ -124,6 +123,11 @@ def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd
                 "`curator fix` with these options first, then apply"
             )
         saved.append((project, plan.plans))
+    if not any(plans for _, plans in saved):
+        for project, _ in saved:
+            project.fix_plan.unlink(missing_ok=True)
+        click.echo("Nothing to apply: the diff `curator fix` last showed was empty.")
+        sys.exit(EXIT_CLEAN)
     moved = [m for _, plans in saved for m in deltas.moved_on(plans)]
     if moved:
         for path, reason in moved:
@@ -138,7 +142,7 @@ def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd
             if p.path in outcome.applied:
                 for change in p.descriptions:
                     click.echo(f"{display_path(p.path, cwd)}: {change}")
-        if outcome.applied:
+        if outcome.applied or not plans:
             project.fix_plan.unlink(missing_ok=True)  # applied: never again
             click.echo("Undo with `curator fix --undo`.", err=True)
         _report_refused(outcome, cwd)

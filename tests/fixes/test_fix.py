@@ -174,6 +174,24 @@ def test_apply_makes_the_reviewed_plan_not_a_new_one(make_store, run_curator):
     assert again.code == 2 and "no reviewed fix plan for memory" in again.stderr
 
 
+def test_a_clean_store_beside_one_with_fixes_does_not_stop_apply(make_store, run_curator):
+    one = make_store(STORE, "one")
+    clean = make_store({"MEMORY.md": "# Memory\n- [A](a.md) — a\n", "a.md": memory(name="A")})
+    assert run_curator("fix", "one", "memory").code == 1
+    applied = run_curator("fix", "one", "memory", "--apply")
+    assert applied.code == 0, applied.stderr
+    assert "one/MEMORY.md: add an index line for orphan.md" in applied.stdout
+    assert (clean / "MEMORY.md").read_text() == "# Memory\n- [A](a.md) — a\n"
+    assert "- [Lonely](orphan.md)" in (one / "MEMORY.md").read_text()
+    # Nothing left to fix: the review says so, and applying it changes nothing.
+    assert run_curator("fix", "memory").stdout == "Nothing to fix.\n"
+    nothing = run_curator("fix", "memory", "--apply")
+    assert (nothing.code, nothing.stdout) == (
+        0,
+        "Nothing to apply: the diff `curator fix` last showed was empty.\n",
+    )
+
+
 def test_names_and_file_names_are_escaped_in_the_index_line(make_store, run_curator):
     weird = "notes (v2) [#1] 100%?.md"
     name = '"Notes [draft]\\n  `x` \\\\ <b>"'
