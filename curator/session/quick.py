@@ -170,6 +170,7 @@ def remember(
     repo: Path | None,
     project: ProjectDir,
     ruleset: str,
+    signature: str,
     today: str,
     llm_rules: bool,
     answer: dict[str, Any],
@@ -201,6 +202,7 @@ def remember(
             "repo": None if repo is None else str(repo),
             "project": str(project.root),
             "ruleset": ruleset,
+            "signature": signature,
             "today": today,
             "llm_rules": llm_rules,
             "provider": available(config),
@@ -276,6 +278,8 @@ def _answer_again(
     state = repo_state(repo, _half_left(deadline))
     today = clock.today()
     signature = store_signature(record["ruleset"], today, store, repo, state, project.manifest)
+    if signature != record["signature"]:
+        return None  # the store, the findings or the repository moved on since this answer
     last = atomic.read_json(project.last_cheap_scan)
     if not isinstance(last, dict) or last.get("signature") != signature:
         return None

@@ -180,8 +180,8 @@ def _run(config: Config, payload: Payload, target: Target, started: float) -> di
         from curator.session.quick import remember
 
         remember(config=config, cwd=payload.cwd, store=store, repo=repo, project=project,
-                 ruleset=ruleset, today=today.isoformat(), llm_rules=bool(llm_rules),
-                 answer=answer, complete=complete)  # fmt: skip
+                 ruleset=ruleset, signature=after, today=today.isoformat(),
+                 llm_rules=bool(llm_rules), answer=answer, complete=complete)  # fmt: skip
     return answer
 
 

@@ -162,6 +162,18 @@ def test_any_change_the_answer_depends_on_runs_the_full_path(env: Env, change: s
     assert expected in run.stdout, run.stdout
 
 
+def test_after_a_change_every_later_start_says_what_changed(env: Env) -> None:
+    """The record is of one answer: once a full run has answered a changed store, no
+    later start may fall back to the record made before the change."""
+    until_quick(env)
+    write_files(env.store, {"later.md": memory("Freeze until 2026-04-01.\n", name="later")})
+    now = "4 open findings (2 date-decayed, 1 broken-index, 1 orphaned-memory)"
+    for _ in range(4):
+        run, _path = start(env)
+        assert now in run.stdout, run.stdout
+    assert _path == "quick"  # and the quick path answers again, with the new answer
+
+
 def test_a_file_added_to_a_rule_folder_runs_the_full_path(env: Env) -> None:
     rules = env.tmp / "rules"
     write_files(rules, {"README.txt": "my rules\n"})
