@@ -71,6 +71,20 @@ def history_index(ctx: Context, rule: Rule) -> Index | None:
     return index  # type: ignore[no-any-return]
 
 
+# The params every stale-reference check (paths, symbols) takes: how narration,
+# rename arrows, conditions and journals are told, the messages, how many examples.
+PARAMS: dict[str, Any] = {
+    "narration_words": [],
+    "rename_arrow": "",
+    "rename_arrow_before": "",
+    "condition_pattern": "",
+    "journal_names": [],
+    "journal_frontmatter": {},
+    "messages": {},
+    "examples": 5,
+}
+
+
 def validate_params(params: dict[str, Any], messages: tuple[str, ...]) -> str | None:
     """The params the stale-reference rules share, vetted: narration patterns and the
     message of every kind of evidence."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from datetime import date, datetime
 from pathlib import Path
 
@@ -16,25 +15,12 @@ from curator.interpreter.context import Context
 from curator.interpreter.write_dates import WriteDate, write_date
 from curator.store.reading import read_store
 from tests.conftest import git, memory, write_files
+from tests.helpers.history_repo import commit
 
 TODAY = date(2026, 12, 1)
 NEXT_WEEK = memory("Revisit the cache design next week.\n", name="cache")
 
 
-def commit(repo: Path, when: str, message: str = "memories") -> None:
-    """Commit everything with author and committer dates set to `when` (YYYY-MM-DD)."""
-    stamp = f"{when}T12:00:00+00:00"
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_AUTHOR_DATE": stamp,
-        "GIT_COMMITTER_DATE": stamp,
-    }
-    subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
-    subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, env=env, check=True)
 
 
 @pytest.fixture
@@ -55,7 +41,7 @@ def dotfiles(tmp_path: Path) -> Path:
         },
     )
     git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-03-10")
+    commit(repo, "memories", "2026-03-10")
     return repo
 
 
@@ -67,7 +53,7 @@ def dates_of(store: Path) -> dict[str, WriteDate]:
 def test_frontmatter_then_commit_then_mtime(dotfiles: Path) -> None:
     store = dotfiles / "claude" / "memory"
     (store / "edited.md").write_text(NEXT_WEEK)
-    commit(dotfiles, "2026-03-12", "edited")
+    commit(dotfiles, "edited", "2026-03-12")
     (store / "edited.md").write_text(NEXT_WEEK + "Changed since.\n")
     (store / "untracked.md").write_text(NEXT_WEEK)
     today = date.today()
@@ -93,9 +79,9 @@ def test_frontmatter_then_commit_then_mtime(dotfiles: Path) -> None:
 def test_the_last_commit_that_touched_the_file_counts(dotfiles: Path) -> None:
     store = dotfiles / "claude" / "memory"
     (store / "plain.md").write_text(NEXT_WEEK + "Second thought.\n")
-    commit(dotfiles, "2026-04-20", "second")
+    commit(dotfiles, "second", "2026-04-20")
     (dotfiles / "elsewhere.txt").write_text("unrelated\n")
-    commit(dotfiles, "2026-05-30", "unrelated")
+    commit(dotfiles, "unrelated", "2026-05-30")
 
     found = dates_of(store)
 
@@ -128,7 +114,7 @@ def test_commit_dates_are_cached_as_json_per_head(dotfiles: Path, tmp_path: Path
     # A new HEAD: a file whose blob changed is dated again; the others keep their dates,
     # so `git log` only walks back to the change.
     (store / "sub" / "nested.md").write_text(NEXT_WEEK + "Edited.\n")
-    commit(dotfiles, "2026-06-01", "edit nested")
+    commit(dotfiles, "edit nested", "2026-06-01")
     found = dates_of(store)
     assert found["sub/nested.md"].day == date(2026, 6, 1)
     assert found["plain.md"].day == date(2026, 1, 5)

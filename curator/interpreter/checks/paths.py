@@ -47,15 +47,8 @@ PARAMS: dict[str, Any] = {
     "home_mirrors": [],
     "home_markers": [],
     "convention_paths": [],
-    "narration_words": [],
-    "rename_arrow": "",
-    "rename_arrow_before": "",
-    "condition_pattern": "",
-    "journal_names": [],
-    "journal_frontmatter": {},
-    "messages": {},
     "max_per_file": 50,
-    "examples": 5,
+    **stale.PARAMS,
 }
 MESSAGES = ("deleted", "moved", "ambiguous", "written_before", "written_after")
 

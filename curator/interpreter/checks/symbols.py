@@ -43,14 +43,7 @@ PARAMS: dict[str, Any] = {
     "rename_similarity": 0.5,
     "require_definition": True,
     "max_rename_lookups": 20,
-    "narration_words": [],
-    "rename_arrow": "",
-    "rename_arrow_before": "",
-    "condition_pattern": "",
-    "journal_names": [],
-    "journal_frontmatter": {},
-    "messages": {},
-    "examples": 5,
+    **stale.PARAMS,
 }
 MESSAGES = ("removed", "renamed", "written_before", "written_after")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
@@ -21,25 +20,12 @@ from curator.interpreter.rulebook import load_rules
 from curator.interpreter.run_cache import MemoryMemo
 from curator.store.reading import read_store
 from tests.conftest import Run, git, lint_json, memory, write_files
+from tests.helpers.history_repo import commit
 from tests.helpers.hook_env import make_env
 
 TODAY = "2026-12-01"
 
 
-def commit(repo: Path, when: str, message: str = "memories") -> None:
-    """Commit everything with author and committer dates set to `when` (YYYY-MM-DD)."""
-    stamp = f"{when}T12:00:00+00:00"
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_AUTHOR_DATE": stamp,
-        "GIT_COMMITTER_DATE": stamp,
-    }
-    subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
-    subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, env=env, check=True)
 
 
 def labelled(lines: list[tuple[str, str | None]], **fm: str) -> tuple[str, dict[int, str]]:
@@ -199,12 +185,12 @@ def forty(tmp_path: Path) -> tuple[Path, Path, set[tuple[str, int, str]]]:
         expected |= {(name, line, code) for line, code in by_line.items()}
     dotfiles = write_files(tmp_path / "dotfiles", files)
     git(dotfiles, "init", "-q", "-b", "main")
-    commit(dotfiles, "2026-03-10")
+    commit(dotfiles, "memories", "2026-03-10")
     for path in (dotfiles / "claude" / "memory").iterdir():
         path.touch()  # a fresh clone: every mtime is today
     project = write_files(tmp_path / "project", {"README.md": "project\n"})
     git(project, "init", "-q", "-b", "main")
-    commit(project, "2026-11-01")
+    commit(project, "memories", "2026-11-01")
     return dotfiles / "claude" / "memory", project, expected
 
 
@@ -372,7 +358,7 @@ def test_a_commit_that_dates_an_unchanged_memory_invalidates_its_cached_hits(tmp
     memo_dir = tmp_path / "cache"
     assert run(MemoryMemo(memo_dir, "k")) == []  # untracked: written today (its mtime)
     mtime = (store / "project_a.md").stat().st_mtime
-    commit(repo, "2026-03-10")
+    commit(repo, "memories", "2026-03-10")
     os.utime(store / "project_a.md", (mtime, mtime))  # same content, same mtime: only git changed
 
     assert run(MemoryMemo(memo_dir, "k")) == [
