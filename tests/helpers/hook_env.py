@@ -13,6 +13,20 @@ from tests.conftest import Run, memory, write_files
 
 FREEZE = memory("Merge freeze begins 2026-03-05.\n", name="freeze")
 INDEX = "# Memory\n- [Freeze](freeze.md) — the merge freeze\n- [Gone](gone.md) — removed\n"
+# Tests must not depend on machine speed: no rate gate, a generous budget and deadline.
+CHEAP = (
+    "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
+)
+
+
+def fake_api_config(base_url: str) -> str:
+    """CHEAP, and the LLM tier asking the fake Messages API at `base_url`, once."""
+    return CHEAP + (
+        f"llm:\n  provider: anthropic\n  base_url: {base_url}\n  timeout_seconds: 5\n"
+        "  max_retries: 0\n"
+    )
+
+
 POINTER = (
     "Curator: 2 open findings (1 broken-index, 1 date-decayed). Review with `/curator review`."
 )
@@ -74,8 +88,5 @@ def make_env(tmp_path: Path, repo: Path, run_curator: Callable[..., Run]) -> Env
     """The repository's store holds a decayed date and a broken index link."""
     made = Env(tmp_path, repo, run_curator)
     write_files(made.store, {"MEMORY.md": INDEX, "freeze.md": FREEZE})
-    # Tests must not depend on machine speed: no rate gate, a generous budget.
-    made.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-    )
+    made.config(CHEAP)
     return made

@@ -19,7 +19,7 @@ from typing import Any
 
 from curator.store.discovery import project_slug
 from tests.conftest import CHECKOUT, git, write_files
-from tests.helpers.hook_env import FREEZE, INDEX
+from tests.helpers.hook_env import CHEAP, FREEZE, INDEX
 
 LAUNCHER = CHECKOUT / "hooks" / "session-start.sh"
 PLUGIN_JSON = CHECKOUT / ".claude-plugin" / "plugin.json"
@@ -96,9 +96,7 @@ def make_project(root: Path, claude: Path | None = None) -> Project:
     # Tests must not depend on machine speed: no rate gate, a generous budget.
     write_files(
         root / "xdg" / "curator",
-        {
-            "config.yaml": "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-        },
+        {"config.yaml": CHEAP},
     )
     return Project(root, repo, claude)
 

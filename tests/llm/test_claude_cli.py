@@ -19,36 +19,8 @@ from curator.interpreter.rulebook import load_rules
 from tests.conftest import Run, memory, write_files
 from tests.helpers.claude_cli import claude_binary, claude_env
 from tests.helpers.fake_messages_api import FakeMessagesAPI, Step, prompt_text, start, stop
+from tests.helpers.llm_stores import STORE, VERDICTS
 
-STORE = {
-    "MEMORY.md": "# Memory\n",
-    "project_redux.md": memory(
-        "New shared client state gets a Redux Toolkit slice under `src/store/slices/`.\n",
-        name="Redux for global state",
-        description="Global client state lives in Redux Toolkit slices",
-    ),
-    "project_zustand.md": memory(
-        "Redux is being phased out; new shared client state goes into small Zustand stores.\n",
-        name="Moving to Zustand",
-        description="New shared client state goes into Zustand stores, not Redux",
-    ),
-    "feedback_no_db_mocks.md": memory(
-        "Don't mock the database in tests; run them against a real Postgres container.\n",
-        name="No database mocks in tests",
-        description="Tests use a real Postgres database, never a mocked database",
-        type="feedback",
-    ),
-    "feedback_real_db.md": memory(
-        "Point the test suite at an actual Postgres database instead of mocking it.\n",
-        name="Tests need a real database",
-        description="Test suites talk to a real Postgres database",
-        type="feedback",
-    ),
-}
-VERDICTS = {
-    frozenset({"project_redux.md", "project_zustand.md"}): ("contradict", "Redux vs Zustand"),
-    frozenset({"feedback_no_db_mocks.md", "feedback_real_db.md"}): ("redundant", "same rule"),
-}
 # Text that must never reach the model: the user's and the project's instructions, and
 # what the user's hooks would add.
 USER_CLAUDE_MD = "USER-INSTRUCTIONS-7f3a: always answer in French."

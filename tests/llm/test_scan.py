@@ -10,22 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run, memory, write_files
+from tests.conftest import Run, write_files
 from tests.helpers.fake_messages_api import FakeMessagesAPI, start, stop
-from tests.helpers.hook_env import Env, make_env
-
-PAIR = {
-    "project_redux.md": memory(
-        "New shared client state gets a Redux Toolkit slice under `src/store/slices/`.\n",
-        name="Redux for global state",
-        description="Global client state lives in Redux Toolkit slices",
-    ),
-    "project_zustand.md": memory(
-        "Redux is being phased out; new shared client state goes into small Zustand stores.\n",
-        name="Moving to Zustand",
-        description="New shared client state goes into Zustand stores, not Redux",
-    ),
-}
+from tests.helpers.hook_env import Env, fake_api_config, make_env
+from tests.helpers.llm_stores import PAIR
 
 
 @pytest.fixture
@@ -52,11 +40,7 @@ def env(
     index = "# Memory\n- [Redux](project_redux.md) — r\n- [Zustand](project_zustand.md) — z\n"
     write_files(made.store, {**PAIR, "MEMORY.md": index})
     (made.store / "freeze.md").unlink()
-    made.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-        f"llm:\n  provider: anthropic\n  base_url: {api.base_url}\n  timeout_seconds: 5\n"
-        "  max_retries: 0\n"
-    )
+    made.config(fake_api_config(api.base_url))
     return made
 
 

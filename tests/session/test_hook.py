@@ -18,7 +18,7 @@ from curator.interpreter.stale import HOOK_MAX_UPDATE
 from tests.conftest import Run, git, memory, write_files
 from tests.helpers import history_repo
 from tests.helpers.history_repo import commit
-from tests.helpers.hook_env import INDEX, POINTER, Env, make_env
+from tests.helpers.hook_env import CHEAP, INDEX, POINTER, Env, make_env
 
 
 @pytest.fixture
@@ -162,10 +162,7 @@ def test_rate_gate_skips_a_scan_right_after_another(env: Env) -> None:
 
 
 def test_pointer_length_and_skip_when_zero(env: Env) -> None:
-    env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-        "surfacer:\n  max_pointer_chars: 82\n"
-    )
+    env.config(CHEAP + "surfacer:\n  max_pointer_chars: 82\n")
     context = env.hook().json()["hookSpecificOutput"]["additionalContext"]
     assert (
         context
@@ -174,10 +171,7 @@ def test_pointer_length_and_skip_when_zero(env: Env) -> None:
 
     write_files(env.store, {"MEMORY.md": "- [Freeze](freeze.md) — f\n", "freeze.md": memory()})
     assert env.hook().stdout == "{}\n"
-    env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-        "surfacer:\n  skip_when_zero: false\n"
-    )
+    env.config(CHEAP + "surfacer:\n  skip_when_zero: false\n")
     assert env.hook().json()["hookSpecificOutput"]["additionalContext"] == (
         "Curator: 0 open findings."
     )
@@ -349,10 +343,7 @@ def test_the_hook_never_waits_on_url_probes_but_scan_does(env: Env) -> None:
     try:
         port = server.server_address[1]
         write_files(env.store, {"freeze.md": memory(f"Docs: http://127.0.0.1:{port}/gone\n")})
-        env.config(
-            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-            "references:\n  check_urls: true\n  url_allowlist: [127.0.0.1]\n"
-        )
+        env.config(CHEAP + "references:\n  check_urls: true\n  url_allowlist: [127.0.0.1]\n")
         assert env.hook().code == 0
         assert hits == []
         assert env.curator("scan").code == 0

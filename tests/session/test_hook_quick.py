@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run, git, memory, write_files
-from tests.helpers.hook_env import POINTER, Env, make_env
+from tests.helpers.hook_env import CHEAP, POINTER, Env, make_env
 
 
 @pytest.fixture
@@ -105,16 +105,10 @@ def changes(env: Env) -> dict[str, Callable[[], None]]:
         (env.repo / "src" / "app.py").write_text("print('changed')\n")
 
     def config() -> None:
-        env.config(
-            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
-            "  hook_timeout_ms: 60000\nsurfacer:\n  max_pointer_chars: 150\n"
-        )
+        env.config(CHEAP + "surfacer:\n  max_pointer_chars: 150\n")
 
     def project_config() -> None:
-        (env.repo / ".curator.yaml").write_text(
-            "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
-            "  hook_timeout_ms: 60000\n"
-        )
+        (env.repo / ".curator.yaml").write_text(CHEAP)
 
     def acknowledge() -> None:
         broken = next(f for f in env.findings() if f["kind"] == "broken_index")
@@ -177,10 +171,7 @@ def test_after_a_change_every_later_start_says_what_changed(env: Env) -> None:
 def test_a_file_added_to_a_rule_folder_runs_the_full_path(env: Env) -> None:
     rules = env.tmp / "rules"
     write_files(rules, {"README.txt": "my rules\n"})
-    env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
-        f"  hook_timeout_ms: 60000\nrule_paths: [{rules}]\n"
-    )
+    env.config(CHEAP + f"rule_paths: [{rules}]\n")
     until_quick(env)
     write_files(rules, {"notes.txt": "not a rule, but the folder changed\n"})
     assert start(env)[1] == "full"
@@ -212,10 +203,7 @@ def test_a_torn_or_foreign_record_runs_the_full_path(env: Env) -> None:
 
 def test_a_configured_storage_is_never_written_around(env: Env) -> None:
     storage = env.tmp / "elsewhere"
-    env.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n"
-        f"  hook_timeout_ms: 60000\nstorage: {storage}\n"
-    )
+    env.config(CHEAP + f"storage: {storage}\n")
     for _ in range(3):
         assert start(env)[1] == "full"
     assert not (env.onlooker / "curator" / "cache" / "quick").exists()

@@ -14,7 +14,7 @@ from curator.interpreter.rulebook import load_rules
 from curator.store.masking import mask, masked_form, shown
 from tests.conftest import Run, write_files
 from tests.helpers.fake_messages_api import FakeMessagesAPI, start, stop
-from tests.helpers.hook_env import Env, make_env
+from tests.helpers.hook_env import Env, fake_api_config, make_env
 from tests.helpers.secret_store import pem_body, rand, secret_store
 
 FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit")
@@ -64,11 +64,7 @@ def env(
     made = make_env(tmp_path, git_repo({"README.md": "x\n"}), run_curator)
     for old in made.store.iterdir():
         old.unlink()
-    made.config(
-        "cheap:\n  skip_if_session_age_under_seconds: 0\n  budget_ms: 60000\n  hook_timeout_ms: 60000\n"
-        f"llm:\n  provider: anthropic\n  base_url: {api.base_url}\n  timeout_seconds: 5\n"
-        "  max_retries: 0\n"
-    )
+    made.config(fake_api_config(api.base_url))
     return made
 
 
