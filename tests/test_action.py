@@ -19,15 +19,14 @@ import jsonschema
 import pytest
 import yaml
 
-from tests.conftest import CHECKOUT, git, memory, snapshot_checkout, write_files
+from tests.conftest import CHECKOUT, snapshot_checkout
+from tests.helpers.dotfiles_repo import BROKEN, STORE, dotfiles
 
 ACTION = yaml.safe_load((CHECKOUT / "action.yml").read_text(encoding="utf-8"))
 # SchemaStore's schema for action metadata (github-action.json, Apache-2.0).
 ACTION_SCHEMA = json.loads((CHECKOUT / "tests/fixtures/github-action-schema.json").read_text())
 SARIF_SCHEMA = json.loads((CHECKOUT / "tests/fixtures/sarif-schema-2.1.0.json").read_text())
 EXAMPLE = CHECKOUT / "docs/examples/github-action.yml"
-STORE = "claude/projects/-home-me-work-api/memory"
-BROKEN = "- [Retries](project_retries.md) — retries\n- [Tests](feedback_test.md) — tests\n"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
 
@@ -158,21 +157,6 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Runner:
     assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
     assert installed.stdout.strip().endswith("curator, version 0.1.0")
     return made
-
-
-def dotfiles(root: Path, index: str) -> Path:
-    repo = write_files(
-        root,
-        {
-            f"{STORE}/MEMORY.md": index,
-            f"{STORE}/project_retries.md": memory("The queue owns retries.\n", name="r"),
-            f"{STORE}/feedback_tests.md": memory("Focused tests first.\n", type="feedback"),
-        },
-    )
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "memory")
-    return repo
 
 
 def example_inputs() -> dict[str, str]:

@@ -17,12 +17,11 @@ import pytest
 import yaml
 from junitparser import JUnitXml
 
-from tests.conftest import CHECKOUT, git, memory, snapshot_checkout, write_files
+from tests.conftest import CHECKOUT, snapshot_checkout
+from tests.helpers.dotfiles_repo import BROKEN, STORE, dotfiles
 
 EXAMPLES = CHECKOUT / "docs/examples"
-STORE = "claude/projects/-home-me-work-api/memory"
 SCHEMA = json.loads((CHECKOUT / "tests/fixtures/sarif-schema-2.1.0.json").read_text("utf-8"))
-BROKEN = "- [Retries](project_retries.md) — retries\n- [Tests](feedback_test.md) — tests\n"
 
 
 def load(name: str) -> dict[str, Any]:
@@ -46,21 +45,6 @@ def ci(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         CI="true",
     )
     return {"env": env, "package": str(source)}
-
-
-def dotfiles(root: Path, index: str) -> Path:
-    repo = write_files(
-        root,
-        {
-            f"{STORE}/MEMORY.md": index,
-            f"{STORE}/project_retries.md": memory("The queue owns retries.\n", name="r"),
-            f"{STORE}/feedback_tests.md": memory("Focused tests first.\n", type="feedback"),
-        },
-    )
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "memory")
-    return repo
 
 
 def run_github_workflow(repo: Path, ci: dict[str, Any]) -> dict[str, subprocess.CompletedProcess]:
