@@ -1,10 +1,12 @@
 """The `curator` command. Thin: each subcommand lives in `curator/commands/` and is imported
 only when it runs. `curator hook session-start`, exactly as Claude Code runs it, does not
-even load click: it goes straight to `session.entry`."""
+even load click: it goes straight to `session.entry`; nor does `curator lint` in the forms
+`commands.argv` parses the way click would."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from functools import lru_cache
 
@@ -46,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("curator.commands.rules:rules", "List rules or run their self-tests."),
     "scan": ("curator.commands.scan:scan", "Scan with every rule and persist findings."),
 }
+_COMPLETE = "_CURATOR_COMPLETE"  # click's shell completion asks through this variable
 
 
 @lru_cache(maxsize=1)
@@ -84,6 +87,15 @@ def main(argv: list[str] | None = None) -> Any:
         from curator.session.entry import run_hook
 
         run_hook(None)  # never returns: one JSON object on stdout, exit 0
+    if args[:1] == ["lint"] and _COMPLETE not in os.environ:
+        from curator.commands.argv import lint_params
+
+        params = lint_params(args[1:])
+        if params is not None:  # the common forms: the same run, without loading click
+            from curator.commands.lint_run import run
+            from curator.commands.terminal import plain_main
+
+            plain_main(run, params)  # never returns
     try:
         return command_group().main(args=argv, prog_name="curator")
     except KeyboardInterrupt:

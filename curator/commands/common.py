@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
 from curator import clock
+from curator.commands.argv import split_codes as split_codes
+from curator.commands.terminal import EXIT_CLEAN as EXIT_CLEAN
+from curator.commands.terminal import EXIT_ERROR as EXIT_ERROR
+from curator.commands.terminal import EXIT_FINDINGS as EXIT_FINDINGS
+from curator.commands.terminal import user_errors as user_errors
 from curator.config import Config, load_config
-from curator.errors import UserError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-def user_errors(func: F) -> F:
-    """Print a UserError once, as `curator: error: file:line: message`, and exit 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except UserError as exc:
-            click.echo(f"curator: error: {exc}", err=True)
-            sys.exit(EXIT_ERROR)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def parse_today(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -43,10 +25,6 @@ def parse_today(ctx: click.Context, param: click.Parameter, value: str | None) -
         raise click.BadParameter("expected YYYY-MM-DD") from None
     clock.set_today(parsed)
     return parsed
-
-
-def split_codes(values: tuple[str, ...]) -> list[str]:
-    return [code.strip() for value in values for code in value.split(",") if code.strip()]
 
 
 def config_from(path: Path | None) -> Config:

@@ -1,0 +1,90 @@
+"""Writing to the terminal without click: what `curator lint`'s click-free path needs.
+
+`echo` writes as `click.echo` does for text (a newline unless `nl=False`, a flush, and
+ANSI escape sequences removed when colour is off, or unset and the stream is not a
+terminal, so that escapes in a memory's text never reach a file or a pipe). `plain_main`
+ends a command run without click as click's own `main` ends one: a closed pipe exits 1
+quietly, Ctrl-C prints `Aborted!` and exits 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import sys
+from collections.abc import Callable
+
+from curator.errors import UserError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+# An ANSI escape sequence (CSI): ESC [, parameter bytes, intermediate bytes, a final byte.
+_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def echo(text: str = "", *, err: bool = False, nl: bool = True, color: bool | None = None) -> None:
+    """Write `text` to stdout (stderr with `err`), as `click.echo` does for a string."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return  # no standard stream to write to (pythonw)
+    out = text + "\n" if nl else text
+    if out and _strips(stream, color):
+        out = strip_ansi(out)
+    if out:
+        stream.write(out)
+    stream.flush()
+
+
+def _strips(stream: Any, color: bool | None) -> bool:
+    if color is not None:
+        return not color
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def user_errors(func: F) -> F:
+    """Print a UserError once, as `curator: error: file:line: message`, and exit 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except UserError as exc:
+            echo(f"curator: error: {exc}", err=True)
+            sys.exit(EXIT_ERROR)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def plain_main(command: Callable[..., object], params: dict[str, Any]) -> None:
+    """Run a command whose options were parsed without click, and exit as click would."""
+    try:
+        try:
+            command(**params)
+        except BrokenPipeError:
+            # The reader went away (`| head`): nothing more can be said, and Python's own
+            # flush at exit must not complain either.
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_FINDINGS)
+        except (EOFError, KeyboardInterrupt):
+            echo(err=True)  # closes the terminal's ^C echo
+            echo("Aborted!", err=True)
+            sys.exit(EXIT_FINDINGS)
+        sys.exit(EXIT_CLEAN)
+    except (EOFError, KeyboardInterrupt):
+        sys.exit(EXIT_FINDINGS)  # interrupted while saying so: the exit code still stands
