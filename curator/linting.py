@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from curator.config import Config
 from curator.errors import UserError
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
     from curator.interpreter.run_cache import ResultCache
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """One store to lint, located once.
 
     `repo` is the repository its memories talk about and how it was chosen; `found` how
@@ -58,8 +57,7 @@ def target_for(
     return Target(store, repo, only, found, evidence)
 
 
-@dataclass(frozen=True)
-class StoreRun:
+class StoreRun(NamedTuple):
     """What one store's run needs for persisting: which rules ran in full, on what."""
 
     store: Path

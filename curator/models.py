@@ -9,7 +9,7 @@ from datetime import date
 from enum import IntEnum
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Severity(IntEnum):
@@ -96,8 +96,7 @@ class Memory:
         return frozenset(fenced)
 
 
-@dataclass(frozen=True)
-class IndexEntry:
+class IndexEntry(NamedTuple):
     """One link found in MEMORY.md."""
 
     line: int
@@ -144,8 +143,7 @@ class Index:
         return tuple(out)
 
 
-@dataclass(frozen=True)
-class FileProblem:
+class FileProblem(NamedTuple):
     """A file the reader could not take as a memory (binary, huge, not UTF-8, escaping symlink)."""
 
     path: Path

@@ -86,7 +86,7 @@ def _encode(value: Any) -> Any:
         if all(isinstance(k, str) and not k.startswith("$") for k in value):
             return {k: _encode(v) for k, v in value.items()}
         return {"$dict": [[_encode(k), _encode(v)] for k, v in value.items()]}
-    if isinstance(value, tuple):
+    if type(value) is tuple:  # a NamedTuple is not: read back, it would lose its class
         return {"$tuple": [_encode(v) for v in value]}
     if isinstance(value, datetime):
         return {"$datetime": value.isoformat()}

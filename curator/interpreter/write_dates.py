@@ -12,9 +12,8 @@ today) is skipped here and reported by CUR001 (`frontmatter_date_problems`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from curator.findings.onlooker import cache_dir
 from curator.models import Memory
@@ -32,8 +31,7 @@ _SHARED_DATES = "write_dates.memories"
 _SHARED_COMMITS = "write_dates.commits"
 
 
-@dataclass(frozen=True)
-class WriteDate:
+class WriteDate(NamedTuple):
     """A memory's write date and where it came from: `modified`, `promoted_at`,
     `created_at` (frontmatter keys), `commit` (its last commit) or `mtime`."""
 

@@ -15,9 +15,9 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from curator.git import git_output
 
@@ -26,8 +26,7 @@ GIT_SECONDS = 20.0  # a first `git log` on a long history; past it, mtimes are u
 _MARK = "\x01"  # opens a commit's date in the `git log` stream
 
 
-@dataclass(frozen=True)
-class FileCommit:
+class FileCommit(NamedTuple):
     """A file as HEAD has it: its blob id and the day its last commit was authored."""
 
     blob: str

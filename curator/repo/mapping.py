@@ -10,9 +10,9 @@ no repository, and the rules that need one are skipped with a note.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import NamedTuple
 
 from curator.config import Config
 from curator.store import discovery
@@ -24,8 +24,7 @@ CONFIGURED_BY_PROJECT = frozenset({"memory_store", "autoMemoryDirectory"})
 REPOSITORY_CHECKS = frozenset({"paths", "symbols", "mismatch"})
 
 
-@dataclass(frozen=True)
-class RepoChoice:
+class RepoChoice(NamedTuple):
     """A store's repository root, or None and why (`unmapped`, `missing`, `none`)."""
 
     root: Path | None

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from curator.git import git_output
 from curator.store import evidence, layout
@@ -73,8 +73,7 @@ def _settings_memory_dir() -> Path | None:
     return Path(value).expanduser() if isinstance(value, str) and value else None
 
 
-@dataclass(frozen=True)
-class FoundStore:
+class FoundStore(NamedTuple):
     """A store and how it was found: `memory_store` (config), `autoMemoryDirectory`
     (Claude Code's setting), `project` (the slug folder), or, from `all_stores`, what
     made the folder look like a store."""

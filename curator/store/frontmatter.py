@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from curator import yamlio
 
@@ -27,8 +27,7 @@ _SIMPLE_VALUE = re.compile(r"""^[^\s'"&*!|>%@`#\[\]{},:.?-](?:(?!: | #)[^\t])*(?
 _YAML_WORDS = frozenset(["null", "~", "true", "false", "yes", "no", "on", "off"])
 
 
-@dataclass(frozen=True)
-class Frontmatter:
+class Frontmatter(NamedTuple):
     data: dict[str, Any]
     error: tuple[int, str] | None  # (1-based line, message)
     present: bool

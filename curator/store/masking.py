@@ -14,10 +14,9 @@ built-in `rules/secrets/` pack is read.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from curator.store.secrets import (
     PARAMS,
@@ -72,8 +71,7 @@ def hide(text: str, secrets: list[Secret], replacement: str | None = None) -> st
     return "".join(out)
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(NamedTuple):
     """A text as curator shows it, masked, with its original's columns mapped onto it."""
 
     text: str

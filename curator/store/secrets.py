@@ -14,9 +14,9 @@ import binascii
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 # When two candidates overlap, the more specific family wins: a GitHub token inside a
 # URL is a token, `GITHUB_TOKEN=ghp_…` is a token, not an assignment.
@@ -29,8 +29,7 @@ class ScanTimeout(Exception):
     """A secret shape ran past its timeout on some text."""
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     kind: str  # what the message calls it: "GitHub token"
     source: str  # the regex; its `secret` group (else the whole match) is the secret
     keywords: tuple[str, ...]  # the regex runs only when one of these is in the text
@@ -42,8 +41,7 @@ class Shape:
         return _compile(self.source)
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):
     """One rule's shapes and the tests a matched value must pass."""
 
     name: str  # one of FAMILIES
@@ -61,16 +59,15 @@ class Family:
     base64_text_is_plain: bool = False  # base64 of readable text is not a secret
 
 
-@dataclass(frozen=True)
-class Secret:
+class Secret(NamedTuple):
     start: int  # the span of `text` to hide
     end: int
     value: str  # the secret itself: hashed for identity, never shown
     kind: str
     family: str
     code: str
-    key: str = ""  # the name it was assigned to, or the URL's host
-    extra: dict[str, str] = field(default_factory=dict)
+    key: str  # the name it was assigned to, or the URL's host ("" when neither)
+    extra: dict[str, str]
 
 
 def compile_shape(source: str) -> Any:
@@ -106,8 +103,7 @@ def _rarest(word: str) -> str:
     return min(word, key=lambda c: _RANK.get(c, -1))
 
 
-@dataclass(frozen=True)
-class Needles:
+class Needles(NamedTuple):
     """Keywords as substring tests, fewest scans first: a keyword is looked for only in
     text holding its rarest character; one that contains another keyword (`passwort`
     contains `pass`) only where the shorter one was found."""

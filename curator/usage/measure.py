@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 from curator.models import Store
 from curator.usage.events import read_events
@@ -22,8 +23,7 @@ _STORE_TAIL = re.compile(r"/projects/([^/]+)/memory/(.+)$")
 _MAX_DEPTH = 3  # <slug>/<session>/subagents/agent-*.jsonl
 
 
-@dataclass(frozen=True)
-class UsageQuery:
+class UsageQuery(NamedTuple):
     """Where to look and how far back. Hashable, so two rules share one measurement."""
 
     store: Path

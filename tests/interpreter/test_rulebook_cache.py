@@ -181,3 +181,12 @@ def test_cached_values_come_back_as_they_were() -> None:
 def test_a_file_curator_did_not_write_is_a_miss(data: bytes) -> None:
     with pytest.raises(cache_format.CacheError):
         cache_format.loads(data)
+
+
+def test_a_named_tuple_is_refused_not_read_back_as_a_tuple() -> None:
+    """Read back, a NamedTuple would lose its class: the cache refuses it, a miss later."""
+    from curator.repo.mapping import RepoChoice
+
+    with pytest.raises(cache_format.CacheError):
+        cache_format.dumps({"choice": RepoChoice(None, "none")})
+    assert cache_format.loads(cache_format.dumps((1, (2,)))) == (1, (2,))

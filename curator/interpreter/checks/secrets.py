@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from curator import templates
 from curator.findings.salt import salted_hash
@@ -59,8 +58,7 @@ def install(rules: list[Rule]) -> None:
     masking.use(families_of(rules))
 
 
-@dataclass(frozen=True)
-class _File:
+class _File(NamedTuple):
     """A memory or MEMORY.md: what a hit and its fix need."""
 
     path: Path
@@ -156,7 +154,7 @@ def _redaction(
                 first, last, changed = min(a, first), max(b, last), True
     begin = starts[first - 1]
     end = starts[last] if last < len(starts) else len(file.text)
-    inside = [replace(s, start=s.start - begin, end=s.end - begin) for s in others
+    inside = [s._replace(start=s.start - begin, end=s.end - begin) for s in others
               if begin <= s.start and s.end <= end]  # fmt: skip
     content = masking.hide(file.text[begin:end], inside, rule.params["redaction"])
     content = content.replace("\r\n", "\n")
