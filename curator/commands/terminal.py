@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+_CLICK_GAVE_UP = 1  # click's main exits 1 on a closed pipe and on Ctrl-C
 
 # An ANSI escape sequence (CSI): ESC [, parameter bytes, intermediate bytes, a final byte.
 _ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
@@ -80,11 +81,11 @@ def plain_main(command: Callable[..., object], params: dict[str, Any]) -> None:
             # flush at exit must not complain either.
             with contextlib.suppress(AttributeError, OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(EXIT_FINDINGS)
+            sys.exit(_CLICK_GAVE_UP)
         except (EOFError, KeyboardInterrupt):
             echo(err=True)  # closes the terminal's ^C echo
             echo("Aborted!", err=True)
-            sys.exit(EXIT_FINDINGS)
+            sys.exit(_CLICK_GAVE_UP)
         sys.exit(EXIT_CLEAN)
     except (EOFError, KeyboardInterrupt):
-        sys.exit(EXIT_FINDINGS)  # interrupted while saying so: the exit code still stands
+        sys.exit(_CLICK_GAVE_UP)  # interrupted while saying so: the exit code still stands
