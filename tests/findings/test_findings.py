@@ -146,8 +146,13 @@ def test_findings_name_the_store_as_lint_does(env: Env, tmp_path: Path) -> None:
     listed = run("list", str(env.store), "--output-format", "json")
     assert listed.code == 0, listed.stderr
     assert [f["kind"] for f in listed.json()] == ["broken_index", "date_decayed"]
-    first = listed.json()[0]["id"]
-    shown = run("show", str(env.store), first[:12], "--output-format", "json")
+    ids = [f["id"] for f in listed.json()]
+    first = ids[0]
+    # ULIDs made in the same millisecond share 10 characters: the prefix must be one no
+    # other id has (1 in 1,000 runs, 12 characters were not), or `show` rightly refuses it.
+    size = next(n for n in range(12, 27) if not any(i.startswith(first[:n]) for i in ids[1:]))
+    shown = run("show", str(env.store), first[:size], "--output-format", "json")
+    assert shown.code == 0, shown.stderr
     assert [f["id"] for f in shown.json()] == [first]
     acked = run("ack", str(env.store), first, "--reason", "known")
     assert acked.stdout.startswith(f"acknowledged {first} broken_index")
