@@ -5,7 +5,8 @@ be able to run code when curator reads it: pickle would (its loader calls constr
 file names), JSON cannot. Values curator caches that JSON lacks are written as one-key
 objects whose key starts with `$` (`{"$date": "2026-05-01"}`, `{"$tuple": [...]}`, a
 dataclass as `{"$Rule": {field: value}}`); a dict that could be mistaken for one is written
-as its pairs. Reading builds only the classes named in `CLASSES`.
+as its pairs. Reading builds only the classes named in `CLASSES`; any other class,
+a NamedTuple included (it would come back a plain tuple), cannot be written.
 
 Anything that does not decode to what was written (a torn file, another version's
 layout, a foreign file) raises `CacheError`: the caller treats it as a miss.
