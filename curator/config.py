@@ -81,6 +81,19 @@ DEFAULTS: dict[str, Any] = {
         ],
     },
     "usage": {"window_days": 30},
+    # Files in a store folder that are not memories, by name (globs on the file name or
+    # the store-relative path): the owner's notes and the archive index Claude Code's
+    # compaction scripts leave. No memory rule reads them; secrets are still looked for.
+    "not_memories": [
+        "README.md",
+        "README.*.md",
+        "SETUP.md",
+        "CHANGELOG.md",
+        "LICENSE.md",
+        "CONTRIBUTING.md",
+        "*-archive.md",
+        "*_archive.md",
+    ],
     # Memory types a team uses on purpose besides Claude Code's four (CUR003).
     "types": {"extra": []},
     "surfacer": {"max_pointer_chars": 200, "skip_when_zero": True},

@@ -16,8 +16,10 @@ from curator import clock
 from curator.config import Config
 from curator.interpreter.write_dates import WriteDate, write_date
 from curator.models import Diagnostic, Memory, Rule, Store
+from curator.store import not_memories
 from curator.store.layout import OPENCLAW
 
+_MEMORY_FILES = "store.memory_files"  # `shared` key: the store's memories, notes left out
 # `shared` key: repositories whose history index a run under a deadline could not open.
 HISTORY_PENDING = "history.pending"
 
@@ -50,7 +52,18 @@ class Context:
         a rule's `types` do not filter them."""
         if self.store.layout == OPENCLAW:
             return iter(self.store.memories)
-        return (m for m in self.store.memories if rule.applies_to(m))
+        return (m for m in self.memory_files() if rule.applies_to(m))
+
+    def memory_files(self) -> tuple[Memory, ...]:
+        """The store's files that are memories: all but those `not_memories` names
+        (README.md, `*-archive.md`, ...)."""
+        every = self.store.memories
+        known = self.shared.get(_MEMORY_FILES)
+        if known is not None and known[0] is every:  # a check's sub-run has other memories
+            return known[1]  # type: ignore[no-any-return]
+        found = not_memories.memory_files(every, self.config.get("not_memories"))
+        self.shared[_MEMORY_FILES] = (every, found)
+        return found
 
     def write_date(self, memory: Memory) -> WriteDate:
         """When `memory` was written and where that came from (frontmatter, its last

@@ -86,24 +86,120 @@ def _parse(block: tuple[str, ...]) -> Parsed:
 
 
 def _parse_yaml(block: tuple[str, ...]) -> Parsed:
+    """Parse as Claude Code does: strict YAML, then its retry (`claude_retry`) when that
+    fails. Only what the retry cannot read either is an error."""
+    strict, failed = _load(block)
+    if not failed:
+        return strict
+    retried = claude_retry(block)
+    if retried is not None:
+        again, still_failed = _load(retried)
+        if not still_failed:
+            return again
+    return _flatten(_lenient(block)), strict[1]
+
+
+def _load(block: tuple[str, ...]) -> tuple[Parsed, bool]:
+    """The parsed frontmatter, and whether YAML could not read it (rather than read it
+    into something that is not a mapping)."""
+    unread: tuple[int, str]
     try:
         loaded = yamlio.load("\n".join(block))
     except yamlio.LimitExceeded as exc:
-        return _flatten(_lenient(block)), (2, f"frontmatter not loaded: {exc.problem}")
+        unread = (2, f"frontmatter not loaded: {exc.problem}")
     except yamlio.yaml_error() as exc:
-        line = yamlio.error_line(exc)
+        line = (_error_line(exc) or 0) + 1
         reason = getattr(exc, "problem", None) or "invalid YAML"
-        return _flatten(_lenient(block)), (
-            (line or 0) + 1,
-            f"frontmatter is not valid YAML: {reason}",
-        )
+        unread = (line, _unreadable(block, line, reason))
     except RecursionError:
-        return _flatten(_lenient(block)), (2, "frontmatter is nested too deeply")
+        unread = (2, "frontmatter is nested too deeply")
+    else:
+        return _read(loaded), False
+    return ({}, unread), True
+
+
+def _error_line(exc: Exception) -> int | None:
+    """The block line YAML failed on: where a quoted scalar began, when one ran on."""
+    context = getattr(exc, "context", None) or ""
+    mark = getattr(exc, "context_mark", None) if "scalar" in context else None
+    return int(mark.line) + 1 if mark is not None else yamlio.error_line(exc)
+
+
+def _read(loaded: Any) -> Parsed:
     if loaded is None:
         return {}, None
     if not isinstance(loaded, dict):
         return {}, (2, f"frontmatter is a {type(loaded).__name__}, not a mapping")
     return _flatten({str(k): v for k, v in loaded.items()}), None
+
+
+# Claude Code 2.1.328's retry when a memory's frontmatter does not parse: every
+# `key: value` line whose unquoted value holds `: ` or one of these characters is quoted,
+# tabs that start a line become two spaces each, and the block is parsed again.
+_RETRY_KEY = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+_RETRY_NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+
+
+def claude_retry(block: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The block as Claude Code rewrites it before its second parse; None when the
+    rewrite changes nothing."""
+    out: list[str] = []
+    for line in block:
+        match = _RETRY_KEY.match(line)
+        value = match.group(2) if match else ""
+        if match is None or _quoted(value) or not _RETRY_NEEDS_QUOTES.search(value):
+            out.append(line)
+            continue
+        if value.startswith("[") and value.endswith("]") and _is_list(value):
+            out.append(line)
+            continue
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'{match.group(1)}: "{escaped}"')
+    retried = tuple(re.sub(r"^\t+", lambda m: "  " * len(m.group(0)), line) for line in out)
+    return retried if retried != block else None
+
+
+def strict_problem(block: tuple[str, ...]) -> tuple[int, str] | None:
+    """Where strict YAML fails on a block that Claude Code's retry reads: (line, key)."""
+    (_, problem), failed = _load(block)
+    if not failed or problem is None:
+        return None
+    return problem[0], _key_at(block, problem[0]) or ""
+
+
+def _quoted(value: str) -> bool:
+    return len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+
+
+def _is_list(value: str) -> bool:
+    try:
+        return isinstance(yamlio.load(value), list)
+    except Exception:  # any failure means "not a list", as in Claude Code
+        return False
+
+
+def _key_at(block: tuple[str, ...], line: int) -> str | None:
+    """The key of the frontmatter line numbered `line` in the file (the block starts at 2),
+    or of the nearest key line above it."""
+    for number in range(min(line, len(block) + 1), 1, -1):
+        match = _KEY_LINE.match(block[number - 2])
+        if match and not block[number - 2].startswith((" ", "\t")):
+            return match.group(1)
+    return None
+
+
+def _unreadable(block: tuple[str, ...], line: int, reason: str) -> str:
+    key = _key_at(block, line)
+    where = f"`{key}:` on line {line}" if key else f"line {line}"
+    return (
+        f"not valid YAML, even as Claude Code retries it ({reason} at {where}), so Claude"
+        " Code reads no name, description or type from it; quote the value"
+    )
+
+
+def simple_block(block: tuple[str, ...]) -> bool:
+    """Whether the block is plain `key: value` lines any YAML reader takes as they are."""
+    return _simple(block) is not None
 
 
 def _simple(block: tuple[str, ...]) -> dict[str, Any] | None:

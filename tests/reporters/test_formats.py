@@ -39,18 +39,18 @@ def every_kind(root: Path) -> Path:
         "- [Gone](project_gone.md) — removed",
         "- [Deploy again](./feedback_deploy.md) — twice",
         "- [Passwd](../../../../../../etc/passwd) — outside",
-        "- [Wordy](project_release.md) — " + "very " * 50 + "long",
+        "- [Wordy](project_release.md) — " + "very " * 70 + "long",
     ]
     index += [f"- note {n}" for n in range(200)]
     files: dict[str, str | bytes] = {
         "MEMORY.md": "\n".join(index) + "\n",
         "feedback_deploy.md": (
-            "---\nname: deploy\ndescription: deploys: always via the pipeline\n"
+            '---\nname: deploy\ndescription: "deploys always via the pipeline\n'
             "type: feedback\n---\nBody.\n"
         ),
         "project_release.md": "---\nname: release\ntype: project\n---\nBody.\n",
         "project_choice.md": memory(name="choice", type="decision"),
-        "project_long.md": memory("".join(f"line {n}\n" for n in range(230)), name="long"),
+        "project_long.md": memory("".join(f"line {n}\n" for n in range(800)), name="long"),
         "project_freeze.md": memory("Merge freeze begins 2026-03-05.\n", name="freeze"),
         "project_cache.md": memory(
             "Revisit the cache design next week.\n", name="cache", extra="modified: 2026-02-02"

@@ -7,6 +7,8 @@ import socket
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from curator.store.reading import read_store
 from tests.conftest import memory, write_files
 from tests.helpers.hostile import add_fifo, add_symlink_loop, assert_clean, changed, snapshot
@@ -32,11 +34,49 @@ def test_reads_flat_and_nested_frontmatter(make_store):
 
 
 def test_invalid_yaml_keeps_what_it_can(make_store):
-    root = make_store({"a.md": "---\nname: x\ndescription: a: b\ntype: user\n---\nBody\n"})
+    root = make_store({"a.md": '---\nname: x\ndescription: "a b\ntype: user\n---\nBody\n'})
     (m,) = read_store(root).memories
     assert m.frontmatter_error is not None
     assert m.frontmatter_error[0] == 3
+    assert "`description:` on line 3" in m.frontmatter_error[1]
     assert m.type == "user"  # read leniently so type-based rules still apply
+
+
+# Claude Code 2.1.328 retries a failed parse with these values quoted and leading tabs as
+# spaces, and reads every one of these blocks; so does curator.
+CLAUDE_READS = {
+    "colon-space": (
+        "description: deploys: always via the pipeline",
+        "deploys: always via the pipeline",
+    ),
+    "backtick": ("description: `make` is the entry", "`make` is the entry"),
+    "at-sign": ("description: @alice owns this", "@alice owns this"),
+    "percent": ("description: %d of runs", "%d of runs"),
+    "flow-brace": ("description: {not a map", "{not a map"),
+    "pipe": ("description: a | b tables", "a | b tables"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(CLAUDE_READS))
+def test_frontmatter_claude_code_reads_through_its_retry(make_store, shape):
+    line, value = CLAUDE_READS[shape]
+    root = make_store({"a.md": f"---\nname: x\n{line}\ntype: user\n---\nBody\n"})
+    (m,) = read_store(root).memories
+    assert m.frontmatter_error is None
+    assert m.frontmatter["description"] == value
+
+
+def test_frontmatter_tabs_that_start_a_line_become_spaces(make_store):
+    root = make_store({"a.md": "---\nname: x\nmetadata:\n\ttype: project\n---\nBody\n"})
+    (m,) = read_store(root).memories
+    assert m.frontmatter_error is None
+    assert m.type == "project"
+
+
+def test_frontmatter_a_list_is_not_a_mapping(make_store):
+    root = make_store({"a.md": "---\n- a\n- b\n---\nBody\n"})
+    (m,) = read_store(root).memories
+    assert m.frontmatter_error == (2, "frontmatter is a list, not a mapping")
 
 
 def test_crlf_and_bom(make_store):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.interpreter.write_dates import frontmatter_date_problems
 from curator.models import Hit, Memory
+from curator.store import frontmatter
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -21,7 +22,9 @@ if TYPE_CHECKING:
 PARAMS: dict[str, Any] = {
     "mode": "invalid",
     "required": ["name", "description", "type"],
-    "require_frontmatter": True,
+    # A file without frontmatter is a note the agent opens by name, or, when nothing
+    # reaches it, an orphan (CUR011): not broken frontmatter, unless a store asks for it.
+    "require_frontmatter": False,
 }
 
 
@@ -32,9 +35,11 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             yield from _invalid(rule, memory)
             yield from _bad_write_dates(memory, ctx)
         elif not memory.has_frontmatter:
-            continue  # reported once, by the `invalid` rule
+            continue  # a note, or an orphan: not a memory with fields to check
         elif mode == "missing_field":
             yield from _missing(rule, memory)
+        elif mode == "strict" and memory.frontmatter_error is None:
+            yield from _strict(memory)
 
 
 def _invalid(rule: Rule, memory: Memory) -> Iterator[Hit]:
@@ -46,6 +51,20 @@ def _invalid(rule: Rule, memory: Memory) -> Iterator[Hit]:
         line = min(max(line, 1), len(memory.lines) or 1)
         text = memory.lines[line - 1] if memory.lines else ""
         yield Hit(memory.path, line, 1, end_column=len(text) + 1, detail={"problem": problem})
+
+
+def _strict(memory: Memory) -> Iterator[Hit]:
+    """Frontmatter that Claude Code reads only through its retry: other YAML readers
+    (editors, static-site generators, scripts) reject it."""
+    block = memory.lines[1 : memory.body_line - 2]
+    if frontmatter.simple_block(block):
+        return
+    found = frontmatter.strict_problem(block)
+    if found is None:
+        return
+    line, key = found
+    text = memory.lines[line - 1] if 0 < line <= len(memory.lines) else ""
+    yield Hit(memory.path, line, 1, end_column=len(text) + 1, detail={"key": key or "?"})
 
 
 def _bad_write_dates(memory: Memory, ctx: Context) -> Iterator[Hit]:

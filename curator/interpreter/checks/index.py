@@ -29,15 +29,16 @@ PARAMS: dict[str, Any] = {
     "mode": "broken",
     "max_lines": 200,
     "max_chars": 25000,
-    "max_line_chars": 200,
+    "max_line_chars": 150,
+    "content_chars": 300,
+    "budget_share": 0.8,
+    "messages": {},
     # `missing`: how the count of memories reads (one, more).
     "count_words": ["memory", "memories"],
     # `orphan`: why nothing points to the memory; `memory_link`: why a link leads nowhere.
     "reasons": {},
-    # `orphan`: files the agent loads by themselves (not through MEMORY.md), and the share
-    # of memories with frontmatter above which a file without any is a note for people.
+    # `orphan`: files the agent loads by themselves (not through MEMORY.md).
     "loaded_files": [],
-    "framed_share": 1.0,
 }
 _GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
 
@@ -65,11 +66,38 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     elif mode == "over_budget":
         yield from _over_budget(rule, index)
     elif mode == "line_too_long":
-        limit = rule.params["max_line_chars"]
-        for number, line in enumerate(index.lines, start=1):
-            if len(line) > limit:
-                detail = {"length": len(line), "limit": limit}
-                yield Hit(index.path, number, limit + 1, end_column=len(line) + 1, detail=detail)
+        yield from _long_lines(rule, index)
+
+
+def _long_lines(rule: Rule, index: Index) -> Iterator[Hit]:
+    """Lines that are content, not a hook (over `content_chars`), each; and, once the
+    index holds more than `budget_share` of the characters Claude Code loads, its entries
+    over `max_line_chars`, once, at the longest. Widths are characters, as Claude Code
+    counts its budget."""
+    params = rule.params
+    hook, content, budget = params["max_line_chars"], params["content_chars"], params["max_chars"]
+    values: dict[str, Any] = {"hook": hook, "size": f"{len(index.text):,}", "budget": f"{budget:,}"}
+    long_hooks: list[tuple[int, int]] = []
+    for number, line in enumerate(index.lines, start=1):
+        length = len(line.rstrip())
+        entry = index.links_per_line.get(number, 0) > 0
+        if length > content:
+            kind = "entry" if entry else "note"
+            yield _long_line(rule, index, number, length, content, kind, values)
+        elif entry and length > hook:
+            long_hooks.append((length, number))
+    if long_hooks and len(index.text) > params["budget_share"] * budget:
+        length, number = max(long_hooks, key=lambda item: (item[0], -item[1]))
+        values["count"] = len(long_hooks)
+        yield _long_line(rule, index, number, length, hook, "budget", values)
+
+
+def _long_line(rule: Rule, index: Index, number: int, length: int, limit: int, kind: str,
+               values: dict[str, Any]) -> Hit:  # fmt: skip
+    text = templates.render(str(rule.params["messages"][kind]),
+                            {**values, "line": number, "length": length})  # fmt: skip
+    detail = {"length": length, "limit": limit, "kind": kind, "text": text}
+    return Hit(index.path, number, limit + 1, end_column=length + 1, detail=detail)
 
 
 def _hit(index: Index, entry: IndexEntry, fix: Fix | None = None, **detail: Any) -> Hit:
@@ -177,17 +205,11 @@ def _reason(rule: Rule, key: str, **values: Any) -> str:
 
 
 def _orphans(rule: Rule, ctx: Context, index: Index) -> Iterator[Hit]:
-    """Memories MEMORY.md neither links nor names, nor reaches through other memories."""
+    """Files MEMORY.md neither links nor names, nor reaches through other memories, with
+    frontmatter or without (a note nothing reaches is as lost as a memory)."""
     graph = _graph(ctx)
-    memories = ctx.store.memories
-    framed = sum(m.has_frontmatter for m in memories)
-    # Most files have frontmatter: one without is a README for people, not a memory (and
-    # CUR001 says so).
-    people_notes = framed > rule.params["framed_share"] * len(memories)
-    for memory in memories:
+    for memory in ctx.memory_files():
         if memory.rel in graph.reachable or memory.rel in rule.params["loaded_files"]:
-            continue
-        if people_notes and not memory.has_frontmatter:
             continue
         sources = sorted(graph.pointers.get(memory.rel, ()))
         if sources:
