@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from curator.models import Index, IndexEntry, Memory, Store
 from curator.store.index import parse_index
 
-_SEPARATORS = re.compile(r"[\s_-]+")
+# Spaces, dashes of every width, underscores and the punctuation a title carries.
+_SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015:;,.!?'\"()/&+]+")
 _TOKEN = re.compile(r"\w[\w./-]*")
 _FILE_NAME = re.compile(r"[\w./-]*\.md\b", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -55,7 +56,7 @@ def name_key(text: str) -> str:
     """What two spellings of one memory name share: `User Profile` = `user_profile`."""
     text = text.strip().lower()
     text = text[:-3] if text.endswith(".md") else text
-    return _SEPARATORS.sub("-", text)
+    return _SEPARATORS.sub("-", text).strip("-")
 
 
 def memory_names(memories: Iterable[Memory], index: Index | None = None) -> dict[str, str]:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from curator.interpreter.checks.index import link_graph
 from curator.interpreter.write_dates import frontmatter_date_problems
 from curator.models import Hit, Memory
 from curator.store import frontmatter
@@ -22,17 +23,21 @@ if TYPE_CHECKING:
 PARAMS: dict[str, Any] = {
     "mode": "invalid",
     "required": ["name", "description", "type"],
-    # A file without frontmatter is a note the agent opens by name, or, when nothing
-    # reaches it, an orphan (CUR011): not broken frontmatter, unless a store asks for it.
+    # A file without frontmatter that nothing reaches is an orphan (CUR011). One the index
+    # reaches is a note the agent opens by name, unless more than `framed_share` of the
+    # store's other memories have frontmatter: then it is a memory that lost its fields.
+    # `require_frontmatter: true` reports every file without frontmatter.
     "require_frontmatter": False,
+    "framed_share": 0.5,
 }
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     mode = rule.params["mode"]
+    unframed = _unframed_memories(rule, ctx) if mode == "invalid" else {}
     for memory in ctx.memories(rule):
         if mode == "invalid":
-            yield from _invalid(rule, memory)
+            yield from _invalid(rule, memory, unframed)
             yield from _bad_write_dates(memory, ctx)
         elif not memory.has_frontmatter:
             continue  # a note, or an orphan: not a memory with fields to check
@@ -42,10 +47,34 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             yield from _strict(memory)
 
 
-def _invalid(rule: Rule, memory: Memory) -> Iterator[Hit]:
+def _unframed_memories(rule: Rule, ctx: Context) -> dict[str, str]:
+    """Files without frontmatter to report, each with why: reached by the index in a store
+    whose other memories mostly have frontmatter (or every one, when required)."""
+    files = ctx.memory_files()
+    framed = sum(m.has_frontmatter for m in files)
+    if rule.params["require_frontmatter"]:
+        return {m.rel: "the file has no frontmatter" for m in files if not m.has_frontmatter}
+    if ctx.store.index is None:
+        return {}
+    reachable = link_graph(ctx).reachable
+    found = {}
+    for memory in files:
+        others = len(files) - 1
+        if memory.has_frontmatter or memory.rel not in reachable or others < 1:
+            continue
+        if framed > rule.params["framed_share"] * others:
+            found[memory.rel] = (
+                f"the file has no frontmatter, unlike {framed} of the store's {others} other"
+                " memories, so Claude Code's recall sees no name, description or type;"
+                " add them"
+            )
+    return found
+
+
+def _invalid(rule: Rule, memory: Memory, unframed: dict[str, str]) -> Iterator[Hit]:
     if not memory.has_frontmatter:
-        if rule.params["require_frontmatter"]:
-            yield Hit(memory.path, 1, detail={"problem": "the file has no frontmatter"})
+        if memory.rel in unframed:
+            yield Hit(memory.path, 1, detail={"problem": unframed[memory.rel]})
     elif memory.frontmatter_error is not None:
         line, problem = memory.frontmatter_error
         line = min(max(line, 1), len(memory.lines) or 1)

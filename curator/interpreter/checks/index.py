@@ -39,6 +39,8 @@ PARAMS: dict[str, Any] = {
     "reasons": {},
     # `orphan`: files the agent loads by themselves (not through MEMORY.md).
     "loaded_files": [],
+    # `memory_link`: skills Claude Code ships, which `[[name]]` may name.
+    "bundled_skills": [],
 }
 _GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
 
@@ -193,6 +195,11 @@ def _looks_like_file(target: str) -> bool:
     return "." in target or "/" in target
 
 
+def link_graph(ctx: Context) -> links.Graph:
+    """The store's link graph, built once a run."""
+    return _graph(ctx)
+
+
 def _graph(ctx: Context) -> links.Graph:
     found = ctx.shared.get(_GRAPH)
     if not isinstance(found, links.Graph):
@@ -243,7 +250,14 @@ def _memory_links(rule: Rule, ctx: Context) -> Iterator[Hit]:
         # that names a file there (`[CLAUDE.md](CLAUDE.md)`) leads somewhere too.
         if os.path.exists(absolute) or _in_repo(repo, entry.target):
             continue
-        written = link.memory.lines[entry.line - 1][entry.column - 1 : entry.end_column - 1]
+        line_text = link.memory.lines[entry.line - 1]
+        written = line_text[entry.column - 1 : entry.end_column - 1]
+        if entry.wikilink and (
+            _skill(rule, ctx, entry.target)
+            or _quoted(line_text, entry.column - 1)
+            or _named_elsewhere(link.memory, entry.target)
+        ):
+            continue  # a skill, or a pointer quoted as written into another store
         if entry.wikilink:
             reason = _reason(rule, "wikilink", name=entry.target.removesuffix(".md"))
         else:
@@ -252,6 +266,44 @@ def _memory_links(rule: Rule, ctx: Context) -> Iterator[Hit]:
         detail = {"target": target, "link": written, "reason": reason}
         yield Hit(link.memory.path, entry.line, entry.column, end_column=entry.end_column,
                   detail=detail)  # fmt: skip
+
+
+def _skill(rule: Rule, ctx: Context, target: str) -> bool:
+    """`[[claude-api]]`: a skill Claude Code ships, or one of the project's or the user's
+    (`.claude/skills/<name>/`, a dotfiles repository's `claude/skills/<name>/`)."""
+    name = target.removesuffix(".md").strip()
+    key = links.name_key(name)
+    if key in {links.name_key(s) for s in rule.params["bundled_skills"]}:
+        return True
+    if not name or "/" in name or name.startswith("."):
+        return False
+    folders = [Path.home() / ".claude" / "skills"]
+    if ctx.repo_root is not None:
+        folders += [ctx.repo_root / ".claude" / "skills", ctx.repo_root / "claude" / "skills"]
+    return any((folder / name).is_dir() for folder in folders)
+
+
+_QUOTES = {'"': '"', "\u201c": "\u201d", "\u300c": "\u300d"}
+
+
+def _quoted(line: str, start: int) -> bool:
+    """Whether the link starting at `start` sits inside a quotation on its line."""
+    for opening, closing in _QUOTES.items():
+        before = line.rfind(opening, 0, start)
+        if before < 0:
+            continue
+        if opening == closing and line.count(opening, 0, before) % 2:
+            continue  # that quote closes an earlier one
+        if line.find(closing, start) > 0:
+            return True
+    return False
+
+
+def _named_elsewhere(memory: Memory, target: str) -> bool:
+    """The memory names the file by a path outside the store (`~/.claude/projects/.../
+    memory/x.md`, `other-store/x.md`): the link is to that file, written there."""
+    name = target.removesuffix(".md").strip() + ".md"
+    return "/" + name in memory.text
 
 
 def _placeholder(rule: Rule, target: str) -> bool:
