@@ -22,6 +22,7 @@ KINDS = (
     "history",
     "modal",
     "routine",
+    "earliest",
     "example",
     "not_intent",
 )

@@ -281,8 +281,10 @@ def _judge(
         kinds = word.kinds
         if word.start < end and start < word.end:
             continue  # part of the date itself
-        if "routine" in kinds or "example" in kinds:
-            return None  # "every Friday", "e.g. April 24": a frequency or an example
+        if "routine" in kinds or "example" in kinds or "earliest" in kinds:
+            # "every Friday", "e.g. April 24", "July 2026 or later" (以降, ab, from ... on):
+            # a frequency, an example, or an earliest date, which passing does not falsify
+            return None
         before = word.end <= start
         distance = start - word.end if before else word.start - end
         for kind in kinds:
