@@ -45,7 +45,7 @@ class Memory:
     frontmatter_error: tuple[int, str] | None  # (line, message) when not valid YAML
     has_frontmatter: bool
     body_line: int  # 1-based line where the body starts
-    mtime: float  # its write date is `Context.write_date(memory)`: frontmatter, git, mtime
+    mtime: float  # its write date: `interpreter.write_dates.write_date`: frontmatter, git, mtime
 
     @property
     def type(self) -> str | None:

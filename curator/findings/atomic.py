@@ -1,17 +1,18 @@
 """Crash-safe file writes and the per-project lock.
 
 A write goes to a temp file in the same folder and is renamed over the target, so a
-reader sees the old file or the new one, never half of one.
+reader sees the old file or the new one, never half of one. Nothing here is POSIX-only
+at import time: the lock takes fcntl where it exists and msvcrt (Windows) where not.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import signal
 import stat
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,7 +35,7 @@ def kill_point(name: str) -> None:
     """A write point the tests stop at: `CURATOR_KILL_AT=<name>` SIGKILLs this process
     here, so a test can show what a crash at exactly this point leaves behind."""
     if os.environ.get(KILL_POINT_VARIABLE) == name:
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
 def write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
@@ -74,7 +75,10 @@ def _temp_beside(path: Path) -> tuple[int, str]:
 
 
 def sync_folder(folder: Path) -> None:
-    """fsync a folder, so the names created in it (a rename) survive a power cut."""
+    """fsync a folder, so the names created in it (a rename) survive a power cut.
+    Windows opens no folder as a file, and its renames need no such step."""
+    if sys.platform == "win32" or not hasattr(os, "O_DIRECTORY"):
+        return
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
@@ -96,7 +100,7 @@ def append_line(path: Path, line: bytes, durable: bool = False) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # O_NONBLOCK: a FIFO put where the log should be must not hang the caller.
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
         fd = os.open(path, flags, 0o644)
     except OSError:
         return False
@@ -108,7 +112,7 @@ def append_line(path: Path, line: bytes, durable: bool = False) -> bool:
         # this line its guard, never the caller its time.
         _flock(fd, APPEND_LOCK_WAIT)
         size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
+        if size and _byte_at(fd, size - 1) != b"\n":
             line = b"\n" + line
         written = os.write(fd, line)  # one write of the whole line: never interleaved
         if durable:
@@ -123,17 +127,48 @@ def append_line(path: Path, line: bytes, durable: bool = False) -> bool:
 APPEND_LOCK_WAIT = 1.0  # seconds
 
 
-def _flock(fd: int, timeout: float) -> bool:
-    """Take an exclusive flock on `fd` within `timeout` seconds; False when it did not."""
-    deadline = time.monotonic() + timeout
-    while True:
+def _byte_at(fd: int, offset: int) -> bytes:
+    if sys.platform == "win32" or not hasattr(os, "pread"):
+        # No pread (Windows): the O_APPEND write goes to the end regardless of the seek.
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, 1)
+    return os.pread(fd, 1, offset)
+
+
+# Where msvcrt's lock sits: one byte far past any real file's end, because Windows locks
+# are mandatory and a lock on the data would stop readers.
+_MSVCRT_LOCK_OFFSET = 0x7FFFFFFE
+
+
+def try_lock(fd: int) -> bool:
+    """Take an exclusive lock on `fd` without waiting: True when taken, False when another
+    process holds it. Closing the descriptor releases it. The one place curator locks."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        os.lseek(fd, _MSVCRT_LOCK_OFFSET, os.SEEK_SET)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.001)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # type: ignore[attr-defined,unused-ignore]
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _flock(fd: int, timeout: float) -> bool:
+    """Take an exclusive lock on `fd` within `timeout` seconds; False when it did not."""
+    deadline = time.monotonic() + timeout
+    while not try_lock(fd):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.001)
+    return True
 
 
 def write_json(path: Path, data: Any, durable: bool = False) -> None:

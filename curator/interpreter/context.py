@@ -1,7 +1,9 @@
 """What a check may look at: the store, the config, the day and the repository.
 
 Its own module so the checks (which take a `Context`) and the engine (which runs the
-checks) do not import each other.
+checks) do not import each other. It imports nothing of the interpreter: what a check
+derives from it (a memory's write date: `write_dates.write_date(ctx, memory)`) lives in
+modules that import it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import Any
 
 from curator import clock
 from curator.config import Config
-from curator.interpreter.write_dates import WriteDate, write_date
 from curator.models import Diagnostic, Memory, Rule, Store
 from curator.store import not_memories
 from curator.store.layout import OPENCLAW
@@ -64,8 +65,3 @@ class Context:
         found = not_memories.memory_files(every, self.config.get("not_memories"))
         self.shared[_MEMORY_FILES] = (every, found)
         return found
-
-    def write_date(self, memory: Memory) -> WriteDate:
-        """When `memory` was written and where that came from (frontmatter, its last
-        commit, its mtime): `interpreter.write_dates.write_date`."""
-        return write_date(self, memory)

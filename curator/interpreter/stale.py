@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from curator import templates
 from curator.interpreter import narration
 from curator.interpreter.context import HISTORY_PENDING
+from curator.interpreter.write_dates import write_date
 from curator.models import Hit, Memory
 
 if TYPE_CHECKING:
@@ -119,9 +120,9 @@ def commit_date(commit: Commit) -> date:
 
 
 def written(ctx: Context, memory: Memory) -> tuple[date, str]:
-    """When the memory was written, and what says so (`Context.write_date`: frontmatter,
+    """When the memory was written, and what says so (`write_dates.write_date`: frontmatter,
     else its last commit when tracked and unchanged, else the file's time)."""
-    known = ctx.write_date(memory)
+    known = write_date(ctx, memory)
     source = {"commit": "its last commit", "mtime": "the file's time"}.get(
         known.source, f"frontmatter {known.source}"
     )

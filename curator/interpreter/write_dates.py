@@ -51,8 +51,8 @@ class WriteDate(NamedTuple):
 def write_date(ctx: Context, memory: Memory) -> WriteDate:
     """When `memory` was written and how that is known; computed once per run and memory.
 
-    Also `Context.write_date(memory)`. Git is asked once per store (and cached per HEAD
-    under curator's storage root), never once per memory.
+    Git is asked once per store (and cached per HEAD under curator's storage root), never
+    once per memory.
     """
     known: dict[str, WriteDate] = ctx.shared.setdefault(_SHARED_DATES, {})
     found = known.get(memory.rel)

@@ -26,6 +26,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,7 +170,10 @@ class ClaudeCliProvider:
         try:
             out, err = proc.communicate(prompt, timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            if sys.platform == "win32":
+                proc.kill()  # no process groups to end with it
+            else:
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             raise ProviderError(f"`{self.command} -p` timed out after {self.timeout:g}s") from None
         if proc.returncode != 0 and not out.strip():

@@ -64,11 +64,12 @@ def answer_within(
     """Run `work` in a child and hear its answer until `deadline` (monotonic seconds).
 
     `work(send)` returns the hook's output and may `send({"tell": {...}})` early. Where
-    fork is missing, `work` runs inline, unbounded. The child lives at most
-    `background_limit` seconds.
+    fork is missing (Windows), `work` runs inline, unbounded: `session.start` calls this
+    there only in the detached process that scans for a hook that has already answered.
+    The child lives at most `background_limit` seconds.
     """
     err = stderr or sys.stderr
-    if not hasattr(os, "fork"):
+    if sys.platform == "win32" or not hasattr(os, "fork"):
         return Heard(work(lambda message: None), finished=True)
     read_end, write_end = os.pipe()
     err_read, err_write = os.pipe()
@@ -140,7 +141,7 @@ def _child(
     """Do the work and send the answer; exit without returning, whatever happens."""
     status = 0
     try:
-        os.setsid()  # its own process group: the hard limit takes its git calls along
+        _own_group_with_limit(limit)
         # Claude Code waits until the hook's stdout and stderr close: let go of them.
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
@@ -148,12 +149,6 @@ def _child(
         os.dup2(err_write, 2)
         os.close(err_write)
         sys.stderr = _QuietStderr(sys.stderr)
-        signal.signal(signal.SIGALRM, _kill_group)
-        signal.alarm(max(1, limit))
-        with contextlib.suppress(ImportError, ValueError, OSError):
-            import resource  # a loop in C code the alarm cannot interrupt still ends
-
-            resource.setrlimit(resource.RLIMIT_CPU, (max(1, limit), max(1, limit) + 5))
 
         def send(message: dict[str, Any]) -> None:
             data = memoryview((json.dumps(message, default=str) + "\n").encode("utf-8"))
@@ -171,5 +166,20 @@ def _child(
         os._exit(status)
 
 
+def _own_group_with_limit(limit: int) -> None:
+    """The forked child's own process group, ended whole after `limit` seconds (POSIX
+    only, as fork is)."""
+    if sys.platform == "win32":
+        return
+    os.setsid()  # its own process group: the hard limit takes its git calls along
+    signal.signal(signal.SIGALRM, _kill_group)
+    signal.alarm(max(1, limit))
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource  # a loop in C code the alarm cannot interrupt still ends
+
+        resource.setrlimit(resource.RLIMIT_CPU, (max(1, limit), max(1, limit) + 5))
+
+
 def _kill_group(signum: int, frame: object) -> None:
-    os.killpg(os.getpgid(0), signal.SIGKILL)
+    if sys.platform != "win32":  # set only by the forked child's alarm
+        os.killpg(os.getpgid(0), signal.SIGKILL)

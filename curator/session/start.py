@@ -7,7 +7,9 @@ measured from the hook's start; a project scanned less than
 compact fire right after startup). The answer comes within `cheap.hook_timeout_ms`
 whatever the store holds (`session.deadline`): past it, the pointer shows the findings
 stored so far and the scan finishes in the background, for at most
-`cheap.background_limit_seconds`.
+`cheap.background_limit_seconds`. Where there is no fork (native Windows) the answer
+cannot wait on a child: the hook answers at once from the findings stored so far and
+runs the scan in a detached `curator hook session-start` of its own.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     except UserError as exc:
         _report_error(Config(), payload, f"configuration error: {exc}")
         return dict(EMPTY)
+    if not hasattr(os, "fork") and os.environ.get(DETACHED_VARIABLE) != "1":
+        return _answer_without_fork(config, payload, raw, started)
     heard = answer_within(
         started + answer_deadline_ms(config) / 1000,
         lambda tell: _answer(config, payload, started, tell),
@@ -53,6 +57,10 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     if heard.finished and heard.answer is not None:
         return heard.answer
     return _late_answer(config, payload, heard.told, started)
+
+
+# Set in the detached process that scans for a hook that has answered (no fork).
+DETACHED_VARIABLE = "CURATOR_HOOK_DETACHED"
 
 
 def answer_deadline_ms(config: Config) -> int:
@@ -67,17 +75,12 @@ def _answer(
     """The hook's work, in the child `answer_within` runs it in; `tell` sends up the
     project's state folder as soon as it is known."""
     from curator.errors import UserError
-    from curator.store.discovery import project_store
 
     try:
-        found = project_store(payload.cwd, config.path("memory_store"))
-        if found is None:
+        located = _locate(config, payload)
+        if located is None:
             return dict(EMPTY)  # no memory for this project yet: nothing to say
-        from curator.findings.project import project_dir
-        from curator.linting import target_for
-
-        target = target_for(found.path.resolve(), config, payload.cwd, found=found.how)
-        project = project_dir(config, target.repo.root, target.store)
+        target, project = located
         tell({"tell": {"project": str(project.root), "store": str(target.store)}})
         return _run(config, payload, target, started)
     except UserError as exc:
@@ -87,11 +90,91 @@ def _answer(
     return dict(EMPTY)
 
 
+def _locate(config: Config, payload: Payload) -> tuple[Target, ProjectDir] | None:
+    """The session's store and its project state folder; None when it has no store."""
+    from curator.store.discovery import project_store
+
+    found = project_store(payload.cwd, config.path("memory_store"))
+    if found is None:
+        return None
+    from curator.findings.project import project_dir
+    from curator.linting import target_for
+
+    target = target_for(found.path.resolve(), config, payload.cwd, found=found.how)
+    return target, project_dir(config, target.repo.root, target.store)
+
+
+def _answer_without_fork(
+    config: Config, payload: Payload, raw: str, started: float
+) -> dict[str, Any]:
+    """No fork: answer now from the findings stored so far and scan in a detached process
+    (saying once on stderr which), or, when it cannot start, say the scan was skipped."""
+    import sys
+
+    from curator.errors import UserError
+
+    try:
+        located = _locate(config, payload)
+    except UserError as exc:
+        _report_error(config, payload, str(exc))
+        return dict(EMPTY)
+    if located is None:
+        return dict(EMPTY)
+    target, project = located
+    scanning = _start_detached_scan(raw, payload.cwd)
+    sys.stderr.write(
+        "curator: hook: no fork on this platform: answered from the stored findings; "
+        + ("the scan runs in a detached process\n" if scanning else "the scan was skipped\n")
+    )
+    told = {"project": str(project.root), "store": str(target.store)}
+    return _late_answer(config, payload, told, started, say=False)
+
+
+def _start_detached_scan(raw: str, cwd: Path) -> bool:
+    """`curator hook session-start` again, on the same payload, detached: it scans and
+    persists inline (`DETACHED_VARIABLE`); its answer goes nowhere. True when started."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, DETACHED_VARIABLE: "1", "CURATOR_TODAY": clock.today().isoformat()}
+    args = [sys.executable, "-m", "curator", "hook", "session-start"]
+    try:
+        if sys.platform == "win32":
+            flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
+            proc = subprocess.Popen(
+                args,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                creationflags=flags,
+            )
+        else:
+            proc = subprocess.Popen(
+                args,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        assert proc.stdin is not None
+        with contextlib.suppress(OSError):  # it read what it needed, or died
+            proc.stdin.write(raw.encode("utf-8"))
+            proc.stdin.close()
+    except OSError:
+        return False
+    return True
+
+
 def _late_answer(
-    config: Config, payload: Payload, told: dict[str, Any], started: float
+    config: Config, payload: Payload, told: dict[str, Any], started: float, say: bool = True
 ) -> dict[str, Any]:
     """No answer by the deadline: point at the findings stored so far (read without the
-    lock, which the scan may hold), and say in the log that the scan went on alone."""
+    lock, which the scan may hold), and say in the log that the scan went on alone
+    (and on stderr, unless `say` is False: the caller said it)."""
     import sys
 
     from curator.findings import store as findings
@@ -99,9 +182,10 @@ def _late_answer(
     from curator.session.surfacer import pointer
 
     limit = answer_deadline_ms(config)
-    sys.stderr.write(
-        f"curator: hook: no answer within {limit} ms; the scan goes on in the background\n"
-    )
+    if say:
+        sys.stderr.write(
+            f"curator: hook: no answer within {limit} ms; the scan goes on in the background\n"
+        )
     project, store = told.get("project"), told.get("store")
     if not isinstance(project, str):
         return dict(EMPTY)  # the store was not even found in time: nothing to point at

@@ -14,6 +14,9 @@ import os
 import stat
 from pathlib import Path
 
+# Opening a FIFO must not hang the read (POSIX; Windows has no FIFOs in the file system).
+_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
+
 _KINDS = {
     stat.S_IFIFO: "a FIFO",
     stat.S_IFSOCK: "a socket",
@@ -64,7 +67,7 @@ def read_regular(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
     """The bytes and stat of a regular file of at most `max_bytes`; follows a symlink
     (callers vet it with `link_target` first). Raises NotReadable or OSError."""
     _refuse_special(os.stat(path).st_mode)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         info = os.fstat(fd)
         _refuse_special(info.st_mode)  # swapped for a FIFO between the stat and the open
@@ -91,7 +94,7 @@ def read_head(path: Path, size: int) -> bytes:
     """The first `size` bytes of a regular file; b"" for anything else or on any error."""
     try:
         _refuse_special(os.stat(path).st_mode)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except (OSError, NotReadable):
         return b""
     try:

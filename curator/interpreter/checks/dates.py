@@ -24,7 +24,7 @@ from curator.interpreter import date_reading
 from curator.interpreter.date_reading import DAY_FIRST, MONTH_FIRST, NEEDS_PARSER
 from curator.interpreter.date_words import Vocabulary, Word, vocabulary
 from curator.interpreter.pattern_scan import Found, MemoryMatches, scan
-from curator.interpreter.write_dates import WriteDate
+from curator.interpreter.write_dates import WriteDate, write_date
 from curator.models import Hit, Memory, Severity
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
 def memo_basis(rule: Rule, ctx: Context, memory: Memory) -> str:
     """What a memory's hits depend on besides its own text: the store's day/month order and
     the memory's write date. Called on the whole store before any memo lookup."""
-    written = ctx.write_date(memory)
+    written = write_date(ctx, memory)
     return f"{_store_order(rule, ctx)}|{written.day.isoformat()}|{written.source}"
 
 
@@ -199,7 +199,7 @@ def _check_memory(
     if rule.params["skip_dated_files"] and _DATED_NAME.search(memory.rel.rsplit("/", 1)[-1]):
         return  # session_2026-05-28.md is the record of that day: its dates are history
     grace = rule.params["grace_days"]
-    written = ctx.write_date(memory)
+    written = write_date(ctx, memory)
     lines = _LineMarks(memory)
     fenced = memory.fenced_lines
     for candidate in candidates:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.findings import onlooker
+from curator.interpreter.write_dates import write_date
 from curator.models import Hit, Store
 from curator.store import discovery
 from curator.store.reading import INDEX_NAME
@@ -117,7 +118,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         ctx.skipped.add(rule.code)
         return
     for memory in ctx.memories(rule):
-        written = ctx.write_date(memory).day
+        written = write_date(ctx, memory).day
         age = (ctx.today - written).days
         if age <= window or memory.rel in usage.last_use:
             continue
