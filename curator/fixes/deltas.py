@@ -174,6 +174,9 @@ def moved_on(plans: list[FilePlan]) -> list[tuple[Path, str]]:
     return found
 
 
+Staged = tuple[FilePlan, Path, bytes, str, str]  # plan, file written, its bytes, before, after
+
+
 def apply(plans: list[FilePlan], journal_dir: Path, store: Path | None = None) -> Outcome:
     """Make the planned changes, all or none: when any file's content moved on since it
     was planned (or is a symlink that leaves `store`), every file is left alone and the
@@ -186,7 +189,7 @@ def apply(plans: list[FilePlan], journal_dir: Path, store: Path | None = None) -
     disk) puts back the files already changed and raises.
     """
     outcome = Outcome()
-    staged: list[tuple[FilePlan, Path, bytes, str, str]] = []
+    staged: list[Staged] = []
     for p in plans:
         target = replacing.write_through(p.path, store or p.path.parent)
         if target is None:
@@ -211,10 +214,38 @@ def apply(plans: list[FilePlan], journal_dir: Path, store: Path | None = None) -
     entry_id = new_ulid()
     journal = journal_dir / f"{entry_id}.json"
     marker = recovery.mark(journal_dir, entry_id, journal)
-    candidates = recovery.temp_candidates(journal_dir, store)
+    done: list[tuple[Path, bytes, Path]] = []
+    try:
+        entry, temps = _journal(staged, journal, store)
+        for number, (p, target, data, _, after) in enumerate(staged):
+            replacing.replace(target, after.encode("utf-8"), temps[number], f"fix:temp:{number}")
+            done.append((target, data, temps[number]))
+            outcome.applied.append(p.path)
+            atomic.kill_point(f"fix:file:{number}")
+        atomic.write_json(journal, {**entry, "state": "applied"}, durable=True)
+    except OSError:
+        with contextlib.suppress(OSError):  # else the next curator command rolls it back
+            for target, data, temp in reversed(done):  # the old bytes are still in memory
+                replacing.replace(target, data, temp)
+            if journal.exists():
+                journal.rename(journal.with_suffix(".rolledback"))
+            marker.unlink()
+        raise
+    marker.unlink()
+    outcome.journal = journal
+    return outcome
+
+
+def _journal(
+    staged: list[Staged], journal: Path, store: Path | None
+) -> tuple[dict[str, Any], list[Path]]:
+    """Write every file's backup, then the journal entry (state `applying`), fsynced;
+    the entry, and the temporary file each new version is written to."""
+    entry_id = journal.stem
+    candidates = recovery.temp_candidates(journal.parent, store)
     files, temps = [], []
     for number, (p, target, data, before, after) in enumerate(staged):
-        backup = journal_dir / entry_id / f"{number}.orig"
+        backup = journal.parent / entry_id / f"{number}.orig"
         # curator keeps no copy of a secret: the backup has them masked, so undoing a fix
         # on a file that holds one brings the file back with the secret still masked.
         masked = mask(before)
@@ -237,25 +268,7 @@ def apply(plans: list[FilePlan], journal_dir: Path, store: Path | None = None) -
     entry = {"id": entry_id, "applied_at": clock.now().isoformat(), "files": files}
     atomic.write_json(journal, {**entry, "state": "applying"}, durable=True)
     atomic.kill_point("fix:journal")
-    done: list[tuple[Path, bytes, Path]] = []
-    try:
-        for number, (p, target, data, _, after) in enumerate(staged):
-            temp = temps[number]
-            replacing.replace(target, after.encode("utf-8"), temp, f"fix:temp:{number}")
-            done.append((target, data, temp))
-            outcome.applied.append(p.path)
-            atomic.kill_point(f"fix:file:{number}")
-        atomic.write_json(journal, {**entry, "state": "applied"}, durable=True)
-    except OSError:
-        with contextlib.suppress(OSError):  # else the next curator command rolls it back
-            for target, data, temp in reversed(done):  # the old bytes are still in memory
-                replacing.replace(target, data, temp)
-            journal.rename(journal.with_suffix(".rolledback"))
-            marker.unlink()
-        raise
-    marker.unlink()
-    outcome.journal = journal
-    return outcome
+    return entry, temps
 
 
 def undo(journal_dir: Path, within: Path | None = None) -> Outcome:
