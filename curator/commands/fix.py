@@ -26,7 +26,7 @@ from curator.errors import UserError
 from curator.findings.onlooker import storage_root
 from curator.findings.project import ProjectDir, project_dir
 from curator.fixes import deltas
-from curator.fixes.recovery import fix_lock, report_recovered
+from curator.fixes.recovery import fix_lock, report_recovered, sweep_store
 from curator.interpreter.rulebook import load_rules
 from curator.interpreter.selection import select_rules, validate_tokens
 from curator.linting import Target, lint, resolve_targets
@@ -115,7 +115,11 @@ def _locked(projects: list[tuple[Target, ProjectDir]], cwd: Path) -> ExitStack:
     stack = ExitStack()
     with stack:
         for target, project in sorted(projects, key=lambda tp: str(tp[1].root)):
-            stack.enter_context(fix_lock(project.journal, display_path(target.store, cwd)))
+            where = display_path(target.store, cwd)
+            stack.enter_context(fix_lock(project.journal, where))
+            if removed := sweep_store(target.store):
+                click.echo(f"curator: removed {removed} temporary files an interrupted "
+                           f"`curator fix` left in {where}", err=True)  # fmt: skip
         return stack.pop_all()
 
 

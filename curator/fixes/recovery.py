@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -60,9 +61,39 @@ def fix_lock(journal_dir: Path, where: str) -> Iterator[None]:
                 f"another curator is applying or undoing a fix in {where}; nothing done, "
                 "run it again when that one ends"
             ) from None
+        _clear_temps(journal_dir.parent / "tmp")
         yield
     finally:
         os.close(fd)
+
+
+def _clear_temps(folder: Path) -> None:
+    """Remove what a killed apply or undo left in the project's temporary folder: every
+    writer of it holds the fix lock, which this process now has (review's own files,
+    written without it, are left be)."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            if not name.startswith("review."):
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / name)
+
+
+# How older versions named the temporary file they wrote beside a memory, and how the
+# last-resort fallback beside the file names one now.
+_STORE_TEMP = re.compile(r"^\.(?:curator-.+|.+\.[0-9a-f]{12})\.tmp$")
+
+
+def sweep_store(store: Path) -> int:
+    """Remove the temporary files a killed `curator fix` of an older version left in the
+    store (they were written beside the file then); how many. Call holding the lock."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for path in store.rglob(".*.tmp"):
+            if _STORE_TEMP.match(path.name) and path.is_file() and not path.is_symlink():
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed += 1
+    return removed
 
 
 def mark(journal_dir: Path, entry_id: str, journal: Path) -> Path:

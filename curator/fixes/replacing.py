@@ -15,6 +15,7 @@ import os
 import stat
 from pathlib import Path
 
+from curator.errors import UserError
 from curator.findings import atomic
 
 
@@ -65,3 +66,14 @@ def write_through(path: Path, store: Path | None) -> Path | None:
     if store is not None and resolved.is_relative_to(store.resolve()):
         return resolved
     return None
+
+
+def write_memory(path: Path, data: bytes, own_temp: Path, store: Path) -> None:
+    """Replace a memory file's bytes (`curator review`'s edits): through its symlink when
+    that stays in the store, mode and owner kept, the temporary file outside the store."""
+    target = write_through(path, store)
+    if target is None:
+        raise UserError("a symlink to a file outside the store; not changed", path)
+    own_temp.mkdir(parents=True, exist_ok=True)
+    folder = temp_folder(target, [own_temp, store.resolve().parent])
+    replace(target, data, temp_path(target, folder, f"review.{os.urandom(6).hex()}"))

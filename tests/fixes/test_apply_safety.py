@@ -243,6 +243,23 @@ def test_an_apply_killed_anywhere_is_rolled_back_by_the_next_command(make_store,
     assert all((store / n).read_text() == text for n, text in files.items())
 
 
+def test_undo_removes_the_temporary_files_an_older_version_left_in_the_store(
+    make_store, run_curator
+):
+    store = make_store(STORE)
+    run_curator("fix", "memory")
+    assert run_curator("fix", "memory", "--apply").code == 0
+    (store / ".MEMORY.md.0a1b2c3d4e5f.tmp").write_text("half of an index\n")
+    (store / ".notes.tmp").write_text("not curator's: kept\n")
+    undone = run_curator("fix", "memory", "--undo")
+    assert undone.code == 0
+    assert undone.stderr == (
+        "curator: removed 1 temporary files an interrupted `curator fix` left in memory\n"
+    )
+    assert _store_files(store) == sorted([*STORE, ".notes.tmp"])
+    assert (store / "MEMORY.md").read_text() == INDEX
+
+
 # --- item 7: storage faults --------------------------------------------------------------
 
 
