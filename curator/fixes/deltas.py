@@ -223,6 +223,7 @@ def apply(plans: list[FilePlan], journal_dir: Path, store: Path | None = None) -
             outcome.applied.append(p.path)
             atomic.kill_point(f"fix:file:{number}")
         atomic.write_json(journal, {**entry, "state": "applied"}, durable=True)
+        atomic.kill_point("fix:applied")
     except OSError:
         with contextlib.suppress(OSError):  # else the next curator command rolls it back
             for target, data, temp in reversed(done):  # the old bytes are still in memory

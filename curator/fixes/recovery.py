@@ -131,11 +131,13 @@ def recover(storage: Path) -> list[str]:
 
 def _roll_back(journal: Path) -> list[str]:
     entry = atomic.read_json(journal)
-    if not isinstance(entry, dict) or entry.get("state") != "applying":
+    if not isinstance(entry, dict):
         # Killed before its journal entry was written: no file was changed.
         with contextlib.suppress(OSError):
             shutil.rmtree(journal.with_suffix(""))
         return []
+    if entry.get("state") != "applying":
+        return []  # killed after its last write: the apply is whole, and can be undone
     restored, kept = 0, []
     items = [i for i in entry.get("files", []) if isinstance(i, dict)]
     for item in items:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.fixes import deltas
+from curator.findings import atomic
+from curator.fixes import deltas, recovery
 from tests.conftest import memory
 from tests.fixes.test_fix import INDEX, STORE, _plans
 from tests.helpers.history_repo import commit
@@ -193,6 +194,9 @@ def _thirty_files(tmp_path: Path, make_store) -> tuple[Path, Path, dict[str, str
     return make_store(files), repo, files
 
 
+NEXT_COMMANDS = [("lint",), ("scan", "--no-llm"), ("fix",)]
+
+
 def _kill_points() -> list[str]:
     points = ["fix:backups", "fix:journal", "fix:temp:0", "fix:file:0"]
     for n in range(1, MEMORIES + 1, 3):  # a temp file written, then a file renamed
@@ -219,7 +223,9 @@ def test_an_apply_killed_anywhere_is_rolled_back_by_the_next_command(make_store,
         assert _store_files(store) == sorted(files), point  # no temporary file in the store
         if point.startswith("fix:temp:"):  # it lives in curator's own folder
             assert len(list((project / "tmp").iterdir())) == 1, point
-        linted = _run(tmp_path, "lint", "memory", "--repo-root", str(repo))
+        # The next command that touches the store, whichever it is, rolls back.
+        command = NEXT_COMMANDS[len(results) % len(NEXT_COMMANDS)]
+        linted = _run(tmp_path, *command, "memory", "--repo-root", str(repo))
         assert "Traceback" not in linted.stderr
         recovered = [ln for ln in linted.stderr.splitlines() if "was interrupted" in ln]
         if point == "fix:backups":
@@ -258,6 +264,60 @@ def test_undo_removes_the_temporary_files_an_older_version_left_in_the_store(
     )
     assert _store_files(store) == sorted([*STORE, ".notes.tmp"])
     assert (store / "MEMORY.md").read_text() == INDEX
+
+
+def test_an_apply_killed_after_its_last_write_is_kept_not_rolled_back(make_store, tmp_path):
+    store = make_store(STORE)
+    _run(tmp_path, "fix", "memory")
+    env = _env(tmp_path, CURATOR_KILL_AT="fix:applied")
+    killed = subprocess.run([sys.executable, "-m", "curator", "fix", "memory", "--apply"],
+                            cwd=tmp_path, env=env, capture_output=True, timeout=120)  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL
+    linted = _run(tmp_path, "lint", "memory")
+    assert "interrupted" not in linted.stderr
+    assert (store / "MEMORY.md").read_text() == FIXED  # the apply had finished: kept
+    assert list((tmp_path / "onlooker" / "curator" / "pending").iterdir()) == []
+    undone = _run(tmp_path, "fix", "memory", "--undo")
+    assert undone.stdout == "restored memory/MEMORY.md\n"
+    assert (store / "MEMORY.md").read_text() == INDEX
+
+
+def test_a_fix_clears_what_a_killed_undo_left_in_the_temp_folder(make_store, run_curator,
+                                                                  tmp_path):  # fmt: skip
+    store = make_store(STORE)
+    run_curator("fix", "memory")
+    assert run_curator("fix", "memory", "--apply").code == 0
+    temps = _lock_file(tmp_path).parent / "tmp"
+    (temps / "01ENTRY.undo.tmp").write_text("half of an index\n")  # a killed undo's
+    (temps / "review.0a1b2c3d4e5f.tmp").write_text("a review in progress\n")
+    assert run_curator("fix", "memory", "--undo").code == 0
+    assert sorted(p.name for p in temps.iterdir()) == ["review.0a1b2c3d4e5f.tmp"]
+    assert (store / "MEMORY.md").read_text() == INDEX
+
+
+def test_recovery_removes_a_temporary_file_written_beside_the_store(tmp_path):
+    """The last resort when the state folder is on another filesystem: the temp file is
+    beside the store (or the file); recovery removes it by the name the journal holds."""
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "MEMORY.md").write_text(INDEX)
+    journal_dir = tmp_path / "storage" / "curator" / "key" / "journal"
+    journal = journal_dir / "01ENTRY.json"
+    temp = tmp_path / "01ENTRY.0.tmp"  # beside the store
+    temp.write_text("half of a new index\n")
+    sha = deltas.sha256_bytes(INDEX.encode())
+    item = {"path": str(store / "MEMORY.md"), "before_sha256": sha, "after_sha256": "x",
+            "backup": str(journal_dir / "01ENTRY" / "0.orig"), "temp": str(temp)}  # fmt: skip
+    atomic.write_json(journal, {"id": "01ENTRY", "state": "applying", "files": [item]})
+    recovery.mark(journal_dir, "01ENTRY", journal)
+    assert recovery.recover(tmp_path / "storage") == [
+        "curator: a `curator fix --apply` was interrupted; rolled back: 0 of 1 files put "
+        "back as they were, temporary files removed"
+    ]
+    assert not temp.exists()
+    assert (store / "MEMORY.md").read_text() == INDEX
+    assert journal.with_suffix(".rolledback").exists()
+    assert recovery.recover(tmp_path / "storage") == []  # once
 
 
 # --- item 7: storage faults --------------------------------------------------------------
