@@ -4,7 +4,7 @@ An apply holds its project's fix lock from the moment it reads the plan, so a se
 apply or undo on the same store refuses at once. Before it writes anything it leaves a
 mark in `<storage>/curator/pending/` naming its journal entry, and it removes the mark
 once every file is written. A mark whose lock nobody holds is an apply that was killed:
-the next `curator lint`, `scan` or `fix` rolls it back from the journal (which holds
+the next `curator lint`, `scan`, `fix` or hook rolls it back from the journal (which holds
 every file's old bytes), removes its temporary files and says so on stderr.
 """
 
@@ -126,6 +126,10 @@ def recover(storage: Path) -> list[str]:
                 marker.unlink(missing_ok=True)
         except UserError:
             continue  # its apply is still running
+        except OSError as exc:  # the mark stays: the next command tries again
+            cause = exc.strerror or str(exc)
+            said.append(f"curator: a `curator fix --apply` was interrupted and could not be "
+                        f"rolled back yet: {exc.filename}: {cause}")  # fmt: skip
     return said
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,7 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     except UserError as exc:
         _report_error(Config(), payload, f"configuration error: {exc}")
         return dict(EMPTY)
+    _roll_back_killed_fix(config)
     heard = answer_within(
         started + answer_deadline_ms(config) / 1000,
         lambda tell: _answer(config, payload, started, tell),
@@ -53,6 +55,23 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     if heard.finished and heard.answer is not None:
         return heard.answer
     return _late_answer(config, payload, heard.told, started)
+
+
+def _roll_back_killed_fix(config: Config) -> None:
+    """Roll back a `curator fix --apply` that was killed, before the agent reads the store
+    (DESIGN §10); the usual case costs one stat."""
+    from curator.findings.onlooker import storage_root
+
+    storage = storage_root(config)
+    if not (storage / "curator" / "pending").is_dir():
+        return
+    from curator.fixes.recovery import recover
+
+    try:
+        for line in recover(storage):
+            print(line, file=sys.stderr, flush=True)
+    except OSError as exc:  # the hook still answers; the next command tries again
+        print(f"curator: hook: {exc}", file=sys.stderr, flush=True)
 
 
 def answer_deadline_ms(config: Config) -> int:

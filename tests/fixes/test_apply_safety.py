@@ -4,6 +4,7 @@ time, a killed apply rolled back by the next command, storage faults as one line
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import resource
 import signal
@@ -18,6 +19,7 @@ from curator.fixes import deltas, recovery
 from tests.conftest import memory
 from tests.fixes.test_fix import INDEX, STORE, _plans
 from tests.helpers.history_repo import commit
+from tests.helpers.hook_env import make_env
 
 FIXED = "# Memory\n- [A](a.md) — a\n- [Lonely](orphan.md) — Prefer small PRs\n"
 
@@ -295,6 +297,24 @@ def test_a_fix_clears_what_a_killed_undo_left_in_the_temp_folder(make_store, run
     assert (store / "MEMORY.md").read_text() == INDEX
 
 
+def test_the_session_start_hook_rolls_back_a_killed_apply(tmp_path, git_repo, run_curator) -> None:
+    env = make_env(tmp_path, git_repo({"src/app.py": "print('hi')\n"}), run_curator)
+    assert env.curator("fix", str(env.store)).code == 1
+    before = (env.store / "MEMORY.md").read_text()
+    killed = env._run("fix", str(env.store), "--apply", cwd=env.repo,
+                      env=env.env(CURATOR_KILL_AT="fix:file:0"))  # fmt: skip
+    assert killed.code == -9
+    assert (env.store / "MEMORY.md").read_text() != before
+    run = env.hook()
+    assert run.code == 0
+    assert json.loads(run.stdout) is not None
+    assert (
+        "curator: a `curator fix --apply` was interrupted; rolled back: 1 of 1 files put "
+        "back as they were, temporary files removed"
+    ) in run.stderr.splitlines()
+    assert (env.store / "MEMORY.md").read_text() == before
+
+
 def test_recovery_removes_a_temporary_file_written_beside_the_store(tmp_path):
     """The last resort when the state folder is on another filesystem: the temp file is
     beside the store (or the file); recovery removes it by the name the journal holds."""
@@ -416,3 +436,21 @@ def test_a_write_that_fails_halfway_puts_back_the_files_already_changed(make_sto
     assert (store / "MEMORY.md").read_text() == INDEX
     assert [p.suffix for p in journal.glob("*.*")] == [".rolledback"]
     assert list((tmp_path / "curator" / "pending").iterdir()) == []
+
+
+def test_a_rollback_that_cannot_read_its_backup_says_so_and_lint_still_runs(make_store,
+                                                                            tmp_path):  # fmt: skip
+    store = make_store(STORE)
+    _run(tmp_path, "fix", "memory")
+    env = _env(tmp_path, CURATOR_KILL_AT="fix:file:0")
+    subprocess.run([sys.executable, "-m", "curator", "fix", "memory", "--apply"],
+                   cwd=tmp_path, env=env, capture_output=True, timeout=120)  # fmt: skip
+    (backup,) = (tmp_path / "onlooker" / "curator").glob("*/journal/*/0.orig")
+    backup.unlink()
+    linted = _run(tmp_path, "lint", "memory")
+    assert linted.returncode == 0, linted.stderr  # the lint itself ran, and found nothing
+    assert (
+        "curator: a `curator fix --apply` was interrupted and could not be rolled back yet: "
+        f"{backup}: No such file or directory"
+    ) in linted.stderr.splitlines()
+    assert (store / "MEMORY.md").read_text() == FIXED  # left as the apply left it
