@@ -63,7 +63,8 @@ def fix(
     masked: curator keeps no copy of one).
 
     Exit status: with the diff, 1 when there is something to fix; with --apply or --undo,
-    1 when a file had changed and was left alone; 2 for --apply with no plan shown.
+    1 when a file had changed and was left alone; 2 for --apply with no plan shown, and
+    for --apply or --undo while another one runs on the store.
     """
     cwd = Path.cwd()
     config = config_from(config_path)
