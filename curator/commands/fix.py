@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from curator.errors import UserError
 from curator.findings.onlooker import storage_root
 from curator.findings.project import ProjectDir, project_dir
 from curator.fixes import deltas
+from curator.fixes.recovery import fix_lock, report_recovered, sweep_store
 from curator.interpreter.rulebook import load_rules
 from curator.interpreter.selection import select_rules, validate_tokens
 from curator.linting import Target, lint, resolve_targets
@@ -61,10 +63,12 @@ def fix(
     masked: curator keeps no copy of one).
 
     Exit status: with the diff, 1 when there is something to fix; with --apply or --undo,
-    1 when a file had changed and was left alone; 2 for --apply with no plan shown.
+    1 when a file had changed and was left alone; 2 for --apply with no plan shown, and
+    for --apply or --undo while another one runs on the store.
     """
     cwd = Path.cwd()
     config = config_from(config_path)
+    report_recovered(config)
     targets = resolve_targets(list(paths), config, cwd, repo_root=repo_root)
     projects = [(t, project_dir(config, t.repo.root, t.store)) for t in targets]
     if undo:
@@ -107,8 +111,28 @@ def _store_of(path: Path, targets: list[Target]) -> Path:
     return max(holding, key=lambda s: len(s.parts)) if holding else targets[0].store
 
 
+def _locked(projects: list[tuple[Target, ProjectDir]], cwd: Path) -> ExitStack:
+    """Every project's fix lock, or exit 2 when another curator holds one."""
+    stack = ExitStack()
+    with stack:
+        for target, project in sorted(projects, key=lambda tp: str(tp[1].root)):
+            where = display_path(target.store, cwd)
+            stack.enter_context(fix_lock(project.journal, where))
+            if removed := sweep_store(target.store):
+                click.echo(f"curator: removed {removed} temporary files an interrupted "
+                           f"`curator fix` left in {where}", err=True)  # fmt: skip
+        return stack.pop_all()
+
+
 def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd: Path) -> None:
     """Apply the saved plans of these stores, all of them or nothing; exits."""
+    with _locked(projects, cwd):
+        _apply_locked(projects, scope, cwd)
+
+
+def _apply_locked(
+    projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd: Path
+) -> None:
     saved = []
     for target, project in projects:
         plan = deltas.load_plan(project.fix_plan)
@@ -122,13 +146,13 @@ def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd
                 "the reviewed fix plan was shown for other paths or --select/--ignore; run "
                 "`curator fix` with these options first, then apply"
             )
-        saved.append((project, plan.plans))
-    if not any(plans for _, plans in saved):
-        for project, _ in saved:
+        saved.append((target, project, plan.plans))
+    if not any(plans for _, _, plans in saved):
+        for _, project, _ in saved:
             project.fix_plan.unlink(missing_ok=True)
         click.echo("Nothing to apply: the diff `curator fix` last showed was empty.")
         sys.exit(EXIT_CLEAN)
-    moved = [m for _, plans in saved for m in deltas.moved_on(plans)]
+    moved = [m for _, _, plans in saved for m in deltas.moved_on(plans)]
     if moved:
         for path, reason in moved:
             click.echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)
@@ -136,8 +160,8 @@ def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd
                    err=True)  # fmt: skip
         sys.exit(EXIT_FINDINGS)
     refused = False
-    for project, plans in saved:
-        outcome = deltas.apply(plans, project.journal)
+    for target, project, plans in saved:
+        outcome = deltas.apply(plans, project.journal, target.store)
         for p in plans:
             if p.path in outcome.applied:
                 for change in p.descriptions:
@@ -152,6 +176,11 @@ def _apply(projects: list[tuple[Target, ProjectDir]], scope: dict[str, Any], cwd
 
 def _undo(config: Config, projects: list[tuple[Target, ProjectDir]], cwd: Path) -> None:
     """Put back each store's last applied fix; exits."""
+    with _locked(projects, cwd):
+        _undo_locked(config, projects, cwd)
+
+
+def _undo_locked(config: Config, projects: list[tuple[Target, ProjectDir]], cwd: Path) -> None:
     legacy = storage_root(config) / "curator" / "journal"  # before journals were per project
     refused = False
     for target, project in projects:

@@ -17,6 +17,7 @@ from curator import clock
 from curator.commands.argv import split_codes
 from curator.commands.terminal import EXIT_CLEAN, EXIT_FINDINGS, echo, user_errors
 from curator.config import Config, load_config
+from curator.fixes.recovery import report_recovered
 from curator.interpreter.rulebook import check_prompts, load_rules
 from curator.interpreter.selection import select_rules, validate_tokens
 from curator.linting import LintResult, Target, lint_caches, resolve_targets
@@ -144,6 +145,7 @@ def run(
         clock.set_today(today)
     cwd = Path.cwd()
     config = load_config(config_path, cwd)
+    report_recovered(config)
     if batch:
         config = config.with_value("llm.batch", True)
     rules = load_rules(config)

@@ -20,6 +20,7 @@ from curator.commands.common import (
 from curator.config import Config
 from curator.findings.events import EventLog, event_log
 from curator.findings.project import project_dir
+from curator.fixes.recovery import report_recovered
 from curator.interpreter.rulebook import check_prompts, load_rules
 from curator.interpreter.selection import select_rules
 from curator.linting import resolve_targets
@@ -64,6 +65,7 @@ def scan(
     """
     cwd = Path.cwd()
     config = config_from(config_path)
+    report_recovered(config)
     rules = load_rules(config)
     selected = select_rules(
         rules,

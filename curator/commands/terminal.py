@@ -58,7 +58,10 @@ def _strips(stream: Any, color: bool | None) -> bool:
 
 
 def user_errors(func: F) -> F:
-    """Print a UserError once, as `curator: error: file:line: message`, and exit 2."""
+    """Print a UserError once, as `curator: error: file:line: message`, and exit 2.
+
+    A fault of the file system (a full disk, a storage folder that is a file, read-only
+    or `/dev/null`) is one such line too, naming the path and the cause."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -67,8 +70,19 @@ def user_errors(func: F) -> F:
         except UserError as exc:
             echo(f"curator: error: {exc}", err=True)
             sys.exit(EXIT_ERROR)
+        except BrokenPipeError:
+            raise  # the reader went away: the caller's main ends quietly
+        except OSError as exc:
+            echo(f"curator: error: {os_error(exc)}", err=True)
+            sys.exit(EXIT_ERROR)
 
     return wrapper  # type: ignore[return-value]
+
+
+def os_error(exc: OSError) -> str:
+    """`path: cause` for a failed file operation, on one line."""
+    cause = exc.strerror or str(exc)
+    return f"{exc.filename}: {cause}" if exc.filename is not None else cause
 
 
 def plain_main(command: Callable[..., object], params: dict[str, Any]) -> None:

@@ -55,9 +55,11 @@ def write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
                 handle.flush()
                 os.fsync(handle.fileno())
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(exc, OSError) and exc.filename is None:  # a write's ENOSPC names none
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
     if durable:
         sync_folder(path.parent)

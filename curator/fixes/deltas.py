@@ -8,6 +8,7 @@ it was, so `curator fix --undo` can put it back, again only if nobody changed it
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import unified_diff
@@ -18,6 +19,7 @@ from curator import clock
 from curator.errors import UserError
 from curator.findings import atomic
 from curator.findings.ulid import new_ulid
+from curator.fixes import recovery, replacing
 from curator.hashing import sha256_bytes
 from curator.models import Diagnostic, Edit, Fix
 from curator.store.masking import mask
@@ -172,19 +174,29 @@ def moved_on(plans: list[FilePlan]) -> list[tuple[Path, str]]:
     return found
 
 
-def apply(plans: list[FilePlan], journal_dir: Path) -> Outcome:
-    """Make the planned changes, all or none: when any file's content moved on since it
-    was planned, every file is left alone and the ones that moved are reported.
+Staged = tuple[FilePlan, Path, bytes, str, str]  # plan, file written, its bytes, before, after
 
-    The backups and the journal entry are on disk (fsynced) before the first file
-    changes, so a crash at any point leaves `--undo` what it needs: a file the fix never
-    reached is still as it was, and undo leaves it be.
+
+def apply(plans: list[FilePlan], journal_dir: Path, store: Path | None = None) -> Outcome:
+    """Make the planned changes, all or none: when any file's content moved on since it
+    was planned (or is a symlink that leaves `store`), every file is left alone and the
+    ones that moved are reported.
+
+    Call it holding the project's fix lock (`recovery.fix_lock`). A pending mark, the
+    backups and the journal entry are on disk (fsynced) before the first file changes
+    and the mark goes once the last one has: a crash at any point leaves the next
+    curator command what it needs to roll the apply back. A write that fails (a full
+    disk) puts back the files already changed and raises.
     """
     outcome = Outcome()
-    staged: list[tuple[FilePlan, bytes, str, str]] = []
+    staged: list[Staged] = []
     for p in plans:
+        target = replacing.write_through(p.path, store or p.path.parent)
+        if target is None:
+            outcome.refused.append((p.path, "a symlink to a file outside the store; not changed"))
+            continue
         try:
-            data = p.path.read_bytes()
+            data = target.read_bytes()
         except OSError as exc:
             outcome.refused.append((p.path, f"cannot read: {exc.strerror or exc}"))
             continue
@@ -196,39 +208,68 @@ def apply(plans: list[FilePlan], journal_dir: Path) -> Outcome:
         except UnicodeDecodeError:
             outcome.refused.append((p.path, "not UTF-8 text"))
             continue
-        staged.append((p, data, before, apply_edits(before, p.edits)))
+        staged.append((p, target, data, before, apply_edits(before, p.edits)))
     if outcome.refused or not staged:
         return outcome
     entry_id = new_ulid()
-    files = []
-    for number, (p, data, before, after) in enumerate(staged):
-        backup = journal_dir / entry_id / f"{number}.orig"
+    journal = journal_dir / f"{entry_id}.json"
+    marker = recovery.mark(journal_dir, entry_id, journal)
+    done: list[tuple[Path, bytes, Path]] = []
+    try:
+        entry, temps = _journal(staged, journal, store)
+        for number, (p, target, data, _, after) in enumerate(staged):
+            replacing.replace(target, after.encode("utf-8"), temps[number], f"fix:temp:{number}")
+            done.append((target, data, temps[number]))
+            outcome.applied.append(p.path)
+            atomic.kill_point(f"fix:file:{number}")
+        atomic.write_json(journal, {**entry, "state": "applied"}, durable=True)
+        atomic.kill_point("fix:applied")
+    except OSError:
+        with contextlib.suppress(OSError):  # else the next curator command rolls it back
+            for target, data, temp in reversed(done):  # the old bytes are still in memory
+                replacing.replace(target, data, temp)
+            if journal.exists():
+                journal.rename(journal.with_suffix(".rolledback"))
+            marker.unlink()
+        raise
+    marker.unlink()
+    outcome.journal = journal
+    return outcome
+
+
+def _journal(
+    staged: list[Staged], journal: Path, store: Path | None
+) -> tuple[dict[str, Any], list[Path]]:
+    """Write every file's backup, then the journal entry (state `applying`), fsynced;
+    the entry, and the temporary file each new version is written to."""
+    entry_id = journal.stem
+    candidates = recovery.temp_candidates(journal.parent, store)
+    files, temps = [], []
+    for number, (p, target, data, before, after) in enumerate(staged):
+        backup = journal.parent / entry_id / f"{number}.orig"
         # curator keeps no copy of a secret: the backup has them masked, so undoing a fix
         # on a file that holds one brings the file back with the secret still masked.
         masked = mask(before)
         atomic.write_bytes(backup, data if masked == before else masked.encode("utf-8"),
                            durable=True)  # fmt: skip
+        temps.append(replacing.temp_path(target, replacing.temp_folder(target, candidates),
+                                         f"{entry_id}.{number}"))  # fmt: skip
         files.append(
             {
                 "path": str(p.path),
                 "before_sha256": p.base_sha256,
                 "after_sha256": sha256_bytes(after.encode("utf-8")),
                 "backup": str(backup),
+                "temp": str(temps[-1]),
                 "secrets_masked": masked != before,
                 "changes": p.descriptions,
             }
         )
     atomic.kill_point("fix:backups")
-    journal = journal_dir / f"{entry_id}.json"
     entry = {"id": entry_id, "applied_at": clock.now().isoformat(), "files": files}
-    atomic.write_json(journal, entry, durable=True)
+    atomic.write_json(journal, {**entry, "state": "applying"}, durable=True)
     atomic.kill_point("fix:journal")
-    for number, (p, _, _, after) in enumerate(staged):
-        atomic.write_text(p.path, after)
-        outcome.applied.append(p.path)
-        atomic.kill_point(f"fix:file:{number}")
-    outcome.journal = journal
-    return outcome
+    return entry, temps
 
 
 def undo(journal_dir: Path, within: Path | None = None) -> Outcome:
@@ -260,7 +301,10 @@ def undo(journal_dir: Path, within: Path | None = None) -> Outcome:
         if current != item.get("after_sha256"):
             outcome.refused.append((path, "changed since the fix; not restored"))
             continue
-        atomic.write_bytes(path, Path(item["backup"]).read_bytes())
+        target = path.resolve()
+        folder = replacing.temp_folder(target, recovery.temp_candidates(journal_dir, None))
+        temp = replacing.temp_path(target, folder, f"{newest.stem}.undo")
+        replacing.replace(target, Path(item["backup"]).read_bytes(), temp)
         outcome.applied.append(path)
         if item.get("secrets_masked"):
             outcome.masked.append(path)

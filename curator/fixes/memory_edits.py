@@ -15,6 +15,7 @@ from curator.errors import UserError
 from curator.findings import atomic
 from curator.findings.project import ProjectDir
 from curator.findings.ulid import new_ulid
+from curator.fixes.replacing import write_memory
 from curator.hashing import sha256_bytes
 from curator.models import Index
 from curator.store.masking import mask
@@ -91,7 +92,7 @@ def prune(project: ProjectDir, store: Path, rel: str, sha: str | None) -> tuple[
     if isinstance(index, Index) and index_lines:
         # Split on "\n" only, as the index's line numbers were counted.
         kept = [line for n, line in enumerate(index.text.split("\n"), 1) if n not in index_lines]
-        atomic.write_text(index.path, "\n".join(kept))
+        write_memory(index.path, "\n".join(kept).encode("utf-8"), project.root / "tmp", store)
     path.unlink()
     return folder, index_lines
 
@@ -116,5 +117,5 @@ def set_type(project: ProjectDir, store: Path, rel: str, sha: str | None, new_ty
     else:
         lines.insert(end, f"type: {new_type}\n")
     folder = backup(project, store, [path])
-    atomic.write_text(path, "".join(lines))
+    write_memory(path, "".join(lines).encode("utf-8"), project.root / "tmp", store)
     return folder

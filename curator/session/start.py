@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,6 +48,7 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
     except UserError as exc:
         _report_error(Config(), payload, f"configuration error: {exc}")
         return dict(EMPTY)
+    _roll_back_killed_fix(config)
     if not hasattr(os, "fork") and os.environ.get(DETACHED_VARIABLE) != "1":
         return _answer_without_fork(config, payload, raw, started)
     heard = answer_within(
@@ -61,6 +63,23 @@ def session_start(raw: str, started: float) -> dict[str, Any]:
 
 # Set in the detached process that scans for a hook that has answered (no fork).
 DETACHED_VARIABLE = "CURATOR_HOOK_DETACHED"
+
+
+def _roll_back_killed_fix(config: Config) -> None:
+    """Roll back a `curator fix --apply` that was killed, before the agent reads the store
+    (DESIGN §10); the usual case costs one stat."""
+    from curator.findings.onlooker import storage_root
+
+    storage = storage_root(config)
+    if not (storage / "curator" / "pending").is_dir():
+        return
+    from curator.fixes.recovery import recover
+
+    try:
+        for line in recover(storage):
+            print(line, file=sys.stderr, flush=True)
+    except OSError as exc:  # the hook still answers; the next command tries again
+        print(f"curator: hook: {exc}", file=sys.stderr, flush=True)
 
 
 def answer_deadline_ms(config: Config) -> int:

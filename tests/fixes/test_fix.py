@@ -77,7 +77,7 @@ def test_a_file_changed_after_planning_is_refused_untouched(make_store, tmp_path
     plans = _plans(store)
     edited = INDEX + "- [New](new.md) — written by a session meanwhile\n"
     (store / "MEMORY.md").write_text(edited)
-    outcome = deltas.apply(plans, tmp_path / "journal")
+    outcome = deltas.apply(plans, tmp_path / "curator" / "key" / "journal")
     assert outcome.applied == []
     assert outcome.refused == [
         (store / "MEMORY.md", "changed since it was checked; run curator again")
@@ -87,7 +87,7 @@ def test_a_file_changed_after_planning_is_refused_untouched(make_store, tmp_path
 
 def test_undo_refuses_a_file_edited_after_the_fix(make_store, tmp_path):
     store = make_store(STORE)
-    journal = tmp_path / "journal"
+    journal = tmp_path / "curator" / "key" / "journal"
     assert deltas.apply(_plans(store), journal).applied == [store / "MEMORY.md"]
     (store / "MEMORY.md").write_text("# Memory\n- [A](a.md)\n")
     outcome = deltas.undo(journal)
@@ -238,7 +238,7 @@ def test_two_projects_keep_their_own_journal(make_store, run_curator, tmp_path):
 
 
 @pytest.mark.parametrize("point", ["fix:backups", "fix:journal", "fix:file:0", "fix:file:1"])
-def test_a_fix_killed_at_any_write_point_can_be_undone(make_store, run_curator, tmp_path, point):
+def test_a_fix_killed_at_any_write_point_is_rolled_back(make_store, run_curator, tmp_path, point):
     store = make_store({**STORE, "db.md": SECRET_MEMORY})
     run_curator("fix", "memory")
     killed = _curator(tmp_path, "fix", "memory", "--apply", kill_at=point)
@@ -249,13 +249,19 @@ def test_a_fix_killed_at_any_write_point_can_be_undone(make_store, run_curator, 
     # Files change only once the journal entry is on disk, one after the other.
     expected = {"fix:backups": [], "fix:journal": [], "fix:file:0": ["MEMORY.md"]}
     assert changed == expected.get(point, ["MEMORY.md", "db.md"])
-    undone = run_curator("fix", "memory", "--undo")
+    undone = run_curator("fix", "memory", "--undo")  # the next command rolls it back first
     assert undone.code == 0, undone.stderr
     assert "Traceback" not in undone.stderr
+    lines = undone.stderr.splitlines()
     if point == "fix:backups":  # killed before the journal entry: nothing was changed
-        assert undone.stderr == "curator: no applied fix to undo for memory\n"
-    restored = sorted(line.split(" (")[0] for line in undone.stdout.splitlines())
-    assert restored == sorted(f"restored memory/{n}" for n in changed)
+        assert lines == ["curator: no applied fix to undo for memory"]
+    else:
+        assert lines == [
+            "curator: a `curator fix --apply` was interrupted; rolled back: "
+            f"{len(changed)} of 2 files put back as they were, temporary files removed",
+            "curator: no applied fix to undo for memory",
+        ]
+    assert undone.stdout == ""
     assert (store / "MEMORY.md").read_text() == INDEX
     db = (store / "db.md").read_text()
     assert db == SECRET_MEMORY or "hunter2" not in db  # restored with its secret masked

@@ -102,11 +102,14 @@ def test_edit_opens_the_editor_and_the_next_run_resolves(env: Env, tmp_path: Pat
 
 
 def test_reclassify_changes_the_type(env: Env) -> None:
+    (env.store / "freeze.md").chmod(0o664)
     env.hook()
     code, out = review(env, "d\nr\nreference\n")
     assert code == 0, out
     assert "freeze.md is now type reference" in out
     assert "\ntype: reference\n" in (env.store / "freeze.md").read_text()
+    assert (env.store / "freeze.md").stat().st_mode & 0o7777 == 0o664  # its mode kept
+    assert not [p.name for p in env.store.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_acknowledge_with_a_reason_then_quit(env: Env) -> None:
