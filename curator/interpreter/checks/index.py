@@ -39,6 +39,8 @@ PARAMS: dict[str, Any] = {
     "loaded_files": [],
     "framed_share": 1.0,
 }
+# Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
+RANGES: dict[str, tuple[float, float]] = {"framed_share": (0, 1)}
 _GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
 
 
