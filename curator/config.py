@@ -2,7 +2,8 @@
 
 Found by walking up from the working directory, then `$XDG_CONFIG_HOME/curator/config.yaml`,
 then the built-in defaults; `--config` pins one file. Every key is validated; an unknown
-key or a wrong type is a UserError with the file and line.
+key, a wrong type or a number outside its range (`RANGES`) is a UserError with the file
+and line.
 """
 
 from __future__ import annotations
@@ -97,6 +98,23 @@ DEFAULTS: dict[str, Any] = {
     # Memory types a team uses on purpose besides Claude Code's four (CUR003).
     "types": {"extra": []},
     "surfacer": {"max_pointer_chars": 200, "skip_when_zero": True},
+}
+# Every numeric setting's range, both ends included: a value outside it is a config error
+# (a negative timeout, a deadline past what a timer can hold).
+RANGES: dict[str, tuple[int, int]] = {
+    "cheap.budget_ms": (0, 600_000),
+    "cheap.skip_if_session_age_under_seconds": (0, 86_400),
+    "cheap.hook_timeout_ms": (1, 600_000),
+    "cheap.background_limit_seconds": (1, 86_400),
+    "llm.interval_days": (0, 3_650),
+    "llm.max_pairs": (0, 100_000),
+    "llm.timeout_seconds": (1, 3_600),
+    "llm.max_retries": (0, 20),
+    "llm.answer_attempts": (1, 20),
+    "llm.batch_poll_seconds": (1, 3_600),
+    "llm.batch_wait_seconds": (0, 604_800),
+    "usage.window_days": (1, 3_650),
+    "surfacer.max_pointer_chars": (20, 100_000),
 }
 PATH_KEYS = ("memory_store", "storage", "repo_root")
 SEVERITIES = ("error", "warning", "info")
@@ -243,6 +261,9 @@ def _merge(
             continue
         if not _fits(value, default):
             raise UserError(f"'{dotted}' must be {_type_name(default)}", path, line)
+        if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
+            low, high = RANGES[dotted]
+            raise UserError(f"'{dotted}' must be from {low:,} to {high:,}", path, line)
         into[key] = value
 
 

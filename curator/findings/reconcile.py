@@ -1,6 +1,7 @@
 """Fold a run's diagnostics into the findings store.
 
-New identities become open findings; a finding that is still reproduced keeps its id
+New identities become open findings (their files' names masked, as all text curator
+keeps: `store.masking`); a finding that is still reproduced keeps its id
 (its message and line are refreshed); an acknowledged one is left alone; an open or
 acknowledged finding whose rule ran in full on this store and no longer reproduces is
 resolved automatically. Rules that did not run (skipped, over budget, not selected)
@@ -20,6 +21,7 @@ from curator.findings.payloads import finding_payload, status_payload
 from curator.findings.project import ProjectDir
 from curator.findings.store import Finding, FindingsStore, new_finding, open_store, timestamp
 from curator.models import Diagnostic, Rule
+from curator.store.masking import mask
 
 
 @dataclass
@@ -64,6 +66,8 @@ def _reconcile(
     only: frozenset[str] | set[str] | None,
 ) -> Outcome:
     outcome = Outcome()
+    if only is not None:  # findings keep their files' names masked (`reference_ghp_….md`)
+        only = {mask(f) for f in only}
     existing = store.by_hash()
     seen: set[str] = set()
     for diagnostic in diagnostics:
@@ -81,12 +85,12 @@ def _reconcile(
         finding = new_finding(
             code=diagnostic.code,
             kind=diagnostic.name,
-            memory_files=sorted(diagnostic.memory_files),
+            memory_files=sorted(mask(f) for f in diagnostic.memory_files),
             detail=_jsonable(diagnostic.detail),
             message=diagnostic.message,
             deduped_hash=digest,
             severity=str(diagnostic.severity),
-            file=_relative(diagnostic.path, store_root),
+            file=mask(_relative(diagnostic.path, store_root)),
             line=diagnostic.line,
             store=str(store_root),
         )
@@ -123,7 +127,7 @@ def _refresh(store: FindingsStore, finding: Finding, diagnostic: Diagnostic, roo
     ):
         return
     finding.message, finding.line, finding.detail = diagnostic.message, diagnostic.line, detail
-    finding.file = _relative(diagnostic.path, root)
+    finding.file = mask(_relative(diagnostic.path, root))
     store.touch(finding)
 
 

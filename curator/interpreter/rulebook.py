@@ -119,8 +119,10 @@ def load_rule(path: Path, config: Config | None = None) -> Rule:
         raise fail("severity must be error, warning or info", "severity")
 
     check = get_check(data["check"])
-    params = _params(check.PARAMS, data.get("params", {}), fail, "params")
-    params = _params(check.PARAMS, override.get("params", {}), fail, "params", base=params)
+    ranges = {**{k: PARAM_RANGE for k in check.PARAMS}, **getattr(check, "RANGES", {})}
+    params = _params(check.PARAMS, ranges, data.get("params", {}), fail, "params")
+    params = _params(check.PARAMS, ranges, override.get("params", {}), _config_fail(config),
+                     "params", base=params)  # fmt: skip
     # A check may vet its own params (regexes in a list, an enum) when it has `validate`.
     validate = getattr(check, "validate", None)
     problem = validate(params) if validate is not None else None
@@ -211,6 +213,7 @@ def check_prompts(rules: list[Rule]) -> None:
 
 def _params(
     schema: dict[str, Any],
+    ranges: dict[str, tuple[float, float]],
     given: dict[str, Any],
     fail: Any,
     key: str,
@@ -224,8 +227,35 @@ def _params(
         default = schema[name]
         if default is not None and not _same_kind(value, default):
             raise fail(f"param '{name}' must be like {default!r}", f"{key}.{name}")
+        if _is_number(default) and not ranges[name][0] <= value <= ranges[name][1]:
+            low, high = ranges[name]
+            raise fail(f"param '{name}' must be from {low:,} to {high:,}", f"{key}.{name}")
         params[name] = value
     return params
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _config_fail(config: Config | None) -> Any:
+    """Errors in a rule's override name `.curator.yaml` and the override's line."""
+
+    def fail(message: str, key: str | None = None) -> UserError:
+        source = config.source if config is not None else None
+        lines = load_file(source)[1] if source is not None else {}
+        overrides = config.data["rules"] if config is not None else {}
+        for rule in overrides:
+            if key and f"rules.{rule}.{key}" in lines:
+                return UserError(message, source, lines[f"rules.{rule}.{key}"])
+        return UserError(message, source, lines.get("rules"))
+
+    return fail
+
+
+# A numeric param's range unless its check narrows it (`RANGES`): never negative, and
+# finite (NaN fails every comparison, so it is refused too).
+PARAM_RANGE = (0, 1_000_000_000)
 
 
 def _same_kind(value: Any, default: Any) -> bool:

@@ -6,7 +6,8 @@ to it), the index, the rule set (rule files and configuration), the selected rul
 day (time rules), and the repository's HEAD and dirty state (reference rules). Only a
 run in which every selected rule ran in full is stored. The cache lives in the project's
 state folder and is only ever a shortcut: a missing or unreadable entry means a full run.
-Its files are JSON (`cache_format`), which reading cannot execute. The compiled rules
+Its files are JSON (`cache_format`), which reading cannot execute, and never hold a
+secret: a file named with one, or a frontmatter block holding one, is not cached. The compiled rules
 have their own cache (`rulebook_cache`), whose key this one includes.
 """
 
@@ -23,6 +24,7 @@ from curator.interpreter import cache_format
 from curator.interpreter.checks import MEMORY_SCOPED
 from curator.models import Diagnostic, Memory, Rule, Store
 from curator.store.frontmatter import ParseMemo
+from curator.store.masking import holds_secret
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -91,9 +93,11 @@ class ResultCache:
         return ParseMemo(valid)
 
     def keep_frontmatter(self, memo: ParseMemo) -> None:
-        """Keep what this run parsed for the next; blocks no memory has any more fall away."""
+        """Keep what this run parsed for the next; blocks no memory has any more fall away,
+        and a block that holds a secret is never kept (curator keeps no copy of one)."""
         if memo.used != memo.known:
-            cache_format.write(self.folder / FRONTMATTER_FILE, memo.used)
+            kept = {text: parsed for text, parsed in memo.used.items() if not holds_secret(text)}
+            cache_format.write(self.folder / FRONTMATTER_FILE, kept)
 
     def put(self, key: str, by_code: dict[str, tuple[Diagnostic, ...]]) -> None:
         cache_format.write(self.folder / RESULTS_FILE, {"key": key, "by_code": by_code})
@@ -133,9 +137,17 @@ class ResultCache:
             cacheable = rule.check != "engine" or (rule.code == UNUSED_SUPPRESSION and not reused)
             if cacheable and rule.code not in self.volatile and rule.code not in ctx.skipped:
                 updated[rule.code] = tuple(d for d in found if d.code == rule.code)
-        if updated != stored:
-            self.put(key, updated)
+        if updated != stored and not secret_names(ctx.store):
+            self.put(key, updated)  # diagnostics name their files: none named with a secret
         return sorted(found, key=Diagnostic.sort_key)
+
+
+def secret_names(store: Store) -> bool:
+    """A file of the store is named with a secret (`reference_ghp_….md`): its results are
+    not cached, since every diagnostic about it names it."""
+    return any(holds_secret(m.rel) for m in store.memories) or any(
+        holds_secret(p.rel) for p in store.problems
+    )
 
 
 class MemoryMemo:
@@ -164,6 +176,8 @@ class MemoryMemo:
     def put(
         self, code: str, memory: Memory, diagnostics: list[Diagnostic], basis: str = ""
     ) -> None:
+        if holds_secret(memory.rel):
+            return  # the entry's key and its diagnostics name the file
         self.kept[(code, memory.rel)] = (memory.sha256, memory.mtime, basis, tuple(diagnostics))
         self.changed = True
 

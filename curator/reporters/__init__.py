@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from curator.models import Diagnostic, Rule
+from curator.store.masking import mask
 
 FORMATS: dict[str, str] = {
     "full": "curator.reporters.text",
@@ -44,7 +45,12 @@ def get_reporter(name: str) -> Reporter:
 
 
 def display_path(path: Path, cwd: Path) -> str:
-    """Relative to the working directory when below it, as ruff prints; else absolute."""
+    """Relative to the working directory when below it, as ruff prints; else absolute.
+    Masked: a file name is text like any other (`reference_ghp_….md`)."""
+    return mask(_relative(path, cwd))
+
+
+def _relative(path: Path, cwd: Path) -> str:
     try:
         return path.relative_to(cwd).as_posix()
     except ValueError:

@@ -7,6 +7,7 @@ from typing import Any
 
 from curator.models import Diagnostic
 from curator.reporters import ReportContext, display_path
+from curator.store.masking import mask
 
 
 def as_dict(d: Diagnostic, ctx: ReportContext) -> dict[str, Any]:
@@ -15,12 +16,12 @@ def as_dict(d: Diagnostic, ctx: ReportContext) -> dict[str, Any]:
         "name": d.name,
         "severity": str(d.severity),
         "message": d.message,
-        "filename": str(d.path),
+        "filename": mask(str(d.path)),
         "path": display_path(d.path, ctx.cwd),
-        "store": str(d.store) if d.store else None,
+        "store": mask(str(d.store)) if d.store else None,
         "location": {"row": d.line, "column": d.column},
         "end_location": {"row": d.end_line, "column": d.end_column},
-        "memory_files": list(d.memory_files),
+        "memory_files": [mask(f) for f in d.memory_files],
         "detail": d.detail,
         "fix": None
         if d.fix is None

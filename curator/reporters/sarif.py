@@ -12,6 +12,7 @@ from curator.findings.fingerprint import fingerprint
 from curator.hashing import sha256_text
 from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import ReportContext
+from curator.store.masking import mask
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -31,10 +32,11 @@ def _rule(rule: Rule) -> dict[str, Any]:
 
 
 def _uri(path: Path, cwd: Path) -> tuple[str, str | None]:
+    # Masked: a file name is text like any other (`reference_ghp_….md`).
     try:
-        return quote(path.relative_to(cwd).as_posix()), "SRCROOT"
+        return quote(mask(path.relative_to(cwd).as_posix())), "SRCROOT"
     except ValueError:
-        return path.as_uri(), None
+        return Path(mask(str(path))).as_uri(), None
 
 
 def _result(

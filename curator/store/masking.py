@@ -121,6 +121,11 @@ def mask(text: str) -> str:
 _SHORT = 512
 
 
+def holds_secret(text: str) -> bool:
+    """`text` holds a secret (or could not be scanned in time): it must not be kept."""
+    return mask(text) != text
+
+
 @lru_cache(maxsize=8192)
 def _mask_short(text: str) -> str:
     return _mask(text)

@@ -236,13 +236,20 @@ def _positions(haystack: str, keywords: list[str]) -> list[int]:
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-+")
 
 
+_JOINERS = frozenset("_.")
+
+
 def _anchors(text: str, positions: list[int]) -> list[int]:
     """Where an `at_keywords` shape is tried: at the start of the word that holds a
-    keyword (`DB_PASSWORD` from `D`, `githubToken` from `g`, `https://` from `h`)."""
+    keyword (`DB_PASSWORD` from `D`, `githubToken` from `g`, `https://` from `h`), and
+    after each `_` or `.` inside it, so a token in a file name or a link target
+    (`reference_ghp_….md`) is found too."""
     starts: set[int] = set()
     for at in positions:
         begin = at
         while begin > 0 and text[begin - 1] in _WORD and at - begin < 64:
+            if text[begin - 1] in _JOINERS:
+                starts.add(begin)
             begin -= 1
         starts.add(begin)
     return sorted(starts)

@@ -46,6 +46,8 @@ PARAMS: dict[str, Any] = {
     "words": {},
     "dateparser_languages": [],
 }
+# Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
+RANGES: dict[str, tuple[float, float]] = {"max_dates_per_memory": (1, 100_000)}
 PART_KINDS = ("end", "late", "mid", "early")
 
 _CLAUSE_BREAK = re.compile(r"[.;!?|](?:\s|$)|[。！？；]|\s[—–]\s|\s--\s|\s-\s")

@@ -42,6 +42,8 @@ PARAMS: dict[str, Any] = {
     # `memory_link`: skills Claude Code ships, which `[[name]]` may name.
     "bundled_skills": [],
 }
+# Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
+RANGES: dict[str, tuple[float, float]] = {"framed_share": (0, 1)}
 _GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
 
 

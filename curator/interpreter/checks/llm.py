@@ -26,6 +26,8 @@ PARAMS: dict[str, Any] = {
     "max_body_chars": 6000,
     "system_prompt": "",
 }
+# Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
+RANGES: dict[str, tuple[float, float]] = {"min_confidence": (0, 1)}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -27,6 +27,8 @@ PARAMS: dict[str, Any] = {
     "max_resolved_share": 0.4,
     "examples": 5,
 }
+# Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
+RANGES: dict[str, tuple[float, float]] = {"max_resolved_share": (0, 1)}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -65,6 +65,7 @@ class _File(NamedTuple):
     rel: str
     text: str
     sha256: str
+    is_memory: bool = True  # a memory's name is scanned too; MEMORY.md's is fixed
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
@@ -74,6 +75,23 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         for secret in found:
             if secret.code == rule.code:
                 yield _hit(rule, ctx, file, secret, found)
+        if file.is_memory:
+            # A file name is text like any other (`reference_ghp_….md`).
+            for secret in _found(ctx, detector, file, name=True):
+                if secret.code == rule.code:
+                    yield _name_hit(ctx, file, secret)
+
+
+def _name_hit(ctx: Context, file: _File, secret: Secret) -> Hit:
+    """A secret in a memory's file name: reported on the file, with no fix (renaming the
+    file is the user's call, and its links must follow)."""
+    detail: dict[str, Any] = {
+        "kind": f"{secret.kind} (in the file name)",
+        "masked": masking.masked_form(secret.value),
+        "length": len(secret.value),
+        "secret_hash": salted_hash(secret.value, ctx.config),
+    }
+    return Hit(file.path, 1, 1, detail=detail, memory_files=(file.rel,))
 
 
 def _detector(rule: Rule) -> Detector:
@@ -91,20 +109,22 @@ def _files(ctx: Context) -> Iterator[_File]:
         yield _File(memory.path, memory.rel, memory.text, memory.sha256)
     index = ctx.store.index
     if index is not None:
-        yield _File(index.path, index.path.name, index.text, index.sha256)
+        yield _File(index.path, index.path.name, index.text, index.sha256, is_memory=False)
 
 
-def _found(ctx: Context, detector: Detector, file: _File) -> list[Secret]:
-    """The secrets of one file, found once per run for all the secrets rules."""
-    memo: dict[Path, tuple[Detector, list[Secret]]] = ctx.shared.setdefault(_SHARED, {})
-    known = memo.get(file.path)
+def _found(ctx: Context, detector: Detector, file: _File, name: bool = False) -> list[Secret]:
+    """The secrets of one file (or of its name), found once per run for all the secrets
+    rules."""
+    memo: dict[tuple[Path, bool], tuple[Detector, list[Secret]]]
+    memo = ctx.shared.setdefault(_SHARED, {})
+    known = memo.get((file.path, name))
     if known is not None and known[0] is detector:
         return known[1]
     try:
-        found = find_secrets(file.text, detector)
+        found = find_secrets(file.rel if name else file.text, detector)
     except ScanTimeout as exc:
         raise PatternTimeout(str(exc)) from None
-    memo[file.path] = (detector, found)
+    memo[(file.path, name)] = (detector, found)
     return found
 
 

@@ -45,6 +45,8 @@ PARAMS: dict[str, Any] = {
     "max_rename_lookups": 20,
     **stale.PARAMS,
 }
+# Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
+RANGES: dict[str, tuple[float, float]] = {"rename_similarity": (0, 1)}
 MESSAGES = ("removed", "renamed", "written_before", "written_after")
 
 _CALL = re.compile(r"\((?:[^()]*)\)$")
