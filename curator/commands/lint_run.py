@@ -74,6 +74,7 @@ def persist_lint(
         merged.memories += result.memories
         merged.runs.extend(result.runs)
         merged.held_back.extend(result.held_back)
+        merged.not_run |= result.not_run
     return merged
 
 
@@ -180,6 +181,7 @@ def run(
         rules={r.code: r for r in selected},
         memories=result.memories,
         stores=tuple(result.stores),
+        not_run=tuple(sorted(result.not_run)),
     )
     text = (
         statistics(result.diagnostics)
