@@ -17,6 +17,7 @@ from curator.commands.common import (
     config_option,
     repo_root_option,
     split_codes,
+    store_option,
     today_option,
     user_errors,
 )
@@ -33,6 +34,7 @@ from curator.reporters import display_path
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@store_option
 @click.option("--apply", "apply_", is_flag=True, help="Make the changes shown last.")
 @click.option("--undo", is_flag=True, help="Put back the files of this project's last applied fix.")
 @click.option("--select", multiple=True, help="Only fixes of these rules (codes, prefixes, names).")
@@ -43,6 +45,7 @@ from curator.reporters import display_path
 @user_errors
 def fix(
     paths: tuple[Path, ...],
+    store_paths: tuple[Path, ...],
     apply_: bool,
     undo: bool,
     select: tuple[str, ...],
@@ -63,6 +66,7 @@ def fix(
     Exit status: with the diff, 1 when there is something to fix; with --apply or --undo,
     1 when a file had changed and was left alone; 2 for --apply with no plan shown.
     """
+    paths = paths + store_paths  # `--store S` names a store as `S` does
     cwd = Path.cwd()
     config = config_from(config_path)
     targets = resolve_targets(list(paths), config, cwd, repo_root=repo_root)

@@ -139,8 +139,10 @@ def run(
     color: bool | None,
     show_silenced: bool,
     verbose: bool,
+    store_paths: tuple[Path, ...] = (),
 ) -> None:
     """`curator lint` with its parameters as click passes them (see `commands.lint`)."""
+    paths = paths + store_paths  # `--store S` names a store as `S` does
     if today is not None:
         clock.set_today(today)
     cwd = Path.cwd()
