@@ -23,6 +23,11 @@ PARAMS: dict[str, Any] = {
     "required": ["name", "description", "type"],
     "require_frontmatter": True,
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "invalid": {"problem": "what is wrong with the frontmatter"},
+    "missing_field": {"field": "the missing field"},
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -40,6 +40,37 @@ PARAMS: dict[str, Any] = {
     "framed_share": 1.0,
 }
 _GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "broken": {"target": "the link's target", "title": "the link's text"},
+    "outside": {
+        "target": "the link's target",
+        "title": "the link's text",
+        "resolved": "where the target resolves to",
+    },
+    "orphan": {
+        "description": "the memory's frontmatter description",
+        "pointers": "what points to it, if anything",
+        "reason": "why it counts as not pointed to",
+    },
+    "duplicate": {
+        "target": "the link's target",
+        "title": "the link's text",
+        "first_line": "the line that links it first",
+    },
+    "over_budget": {
+        "size": "the index's size, in the unit of the limit",
+        "limit": "the limit",
+        "first_unseen": "the first line past the limit",
+    },
+    "line_too_long": {"length": "the line's length in characters", "limit": "the limit"},
+    "missing": {"count": "how many memories", "memories": "the same, with its noun"},
+    "memory_link": {
+        "link": "the link as written",
+        "target": "what it points to",
+        "reason": "why it lands on nothing",
+    },
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

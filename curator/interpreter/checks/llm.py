@@ -26,6 +26,16 @@ PARAMS: dict[str, Any] = {
     "max_body_chars": 6000,
     "system_prompt": "",
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "type_drift": {
+        "current_type": "the memory's type",
+        "suggested_type": "the type the model finds fits",
+        "confidence": "the model's confidence, 0 to 1",
+        "rationale": "the model's reason",
+        "body_sha256": "the body hash the answer is about",
+    }
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {"metric": "body_lines", "max": 200}
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {"metric": "the measure", "value": "its value", "max": "the limit"}
+}
 
 
 def measure(memory: Memory, metric: str) -> int:

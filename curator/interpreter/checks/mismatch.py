@@ -27,6 +27,16 @@ PARAMS: dict[str, Any] = {
     "max_resolved_share": 0.4,
     "examples": 5,
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "unknown": "how many references were never in the repository",
+        "total": "how many references were checked",
+        "resolved": "how many were found in it",
+        "examples": "some of the unknown ones",
+        "repository": "the repository checked against",
+    }
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -36,6 +36,19 @@ PARAMS: dict[str, Any] = {
     "cache": True,
     "read_budget_mb": 0,  # uncached transcript MiB read per run; 0: no limit
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "unused": {
+        "window_days": "the usage window in days",
+        "written": "the memory's write date (YYYY-MM-DD)",
+        "age_days": "days since then",
+        "sources": "where uses were looked for",
+    },
+    "undetectable": {
+        "reason": "why usage cannot be measured",
+        "window_days": "the usage window in days",
+    },
+}
 
 
 def _store_slug(root: Path) -> str | None:
