@@ -39,7 +39,9 @@ def test_rule_case(rule, case, monkeypatch):
     monkeypatch.setattr(engine, "to_diagnostic", recording)
     result = run_case(rule, case, RULES)
     assert result.failures == ()
-    assert keys <= set(detail_keys(rule)), f"{rule.code}: undeclared {keys - set(detail_keys(rule))}"
+    assert keys <= set(detail_keys(rule)), (
+        f"{rule.code}: undeclared {keys - set(detail_keys(rule))}"
+    )
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: f"{r.code}-{r.name}")
