@@ -82,6 +82,10 @@ class LintResult:
     held_back: list[Diagnostic] = field(default_factory=list)
     # Repositories whose history index a run under a deadline could not open.
     history_pending: set[Path] = field(default_factory=set)
+    # Codes of selected rules that did not run in full on some store (skipped, no
+    # provider, no repository, questions that got no answer): the run cannot say
+    # "All checks passed!" for them.
+    not_run: set[str] = field(default_factory=set)
 
 
 def resolve_targets(
@@ -213,7 +217,7 @@ def lint(
     per target) reuses a store's last full results when nothing they depend on changed.
     """
     from curator.interpreter.context import HISTORY_PENDING, Context
-    from curator.interpreter.engine import run_checks
+    from curator.interpreter.engine import UNUSED_SUPPRESSION, run_checks
     from curator.interpreter.run_cache import ResultCache
     from curator.store import frontmatter
     from curator.store.reading import read_store
@@ -237,6 +241,7 @@ def lint(
             chosen = [r for r in selected if r.check not in REPOSITORY_CHECKS]
             if len(chosen) < len(selected) and choice.reason != "none":
                 skipped.append((store.root, choice))
+                result.not_run |= {r.code for r in selected} - {r.code for r in chosen}
         ctx = Context(
             store=store,
             config=config,
@@ -258,6 +263,8 @@ def lint(
                 p.relative_to(store.root).as_posix() for p in only if p.is_relative_to(store.root)
             )
         result.runs.append(StoreRun(store.root, choice.root, tuple(found), ran, rels))
+        # CUR901 stops short whenever another rule does; the summary names the cause.
+        result.not_run |= {r.code for r in chosen} - ran - {UNUSED_SUPPRESSION}
         result.notes.extend(n for n in ctx.notes if n not in result.notes)
         result.held_back.extend(ctx.held_back)
         result.history_pending |= ctx.shared.get(HISTORY_PENDING, set())
@@ -266,7 +273,16 @@ def lint(
             for key, value in asker.stats.summary().items():
                 result.llm[key] = result.llm.get(key, 0) + value
             result.llm_failures.extend(asker.stats.failures)
+            result.not_run |= _failed_codes(chosen, asker.stats.failures)
         result.stores.append(store.root)
         result.memories += len(store.memories)
     result.notes.extend(skip_notes(skipped))
     return result
+
+
+def _failed_codes(chosen: list[Rule], failures: list[Any]) -> set[str]:
+    """The rules that asked a question with no usable answer (the pair sweep's questions
+    belong to every pair rule that ran)."""
+    asked = {f.rule for f in failures}
+    sweep = "pair sweep" in asked
+    return {r.code for r in chosen if r.code in asked or (sweep and r.check == "pairs")}

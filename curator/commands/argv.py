@@ -47,8 +47,9 @@ VALUES: dict[str, str] = {
     "--fail-on": "fail_on",
     "--today": "today",
     "--repo-root": "repo_root",
+    "--store": "store_paths",
 }
-MULTIPLE = frozenset({"select", "extend_select", "ignore"})
+MULTIPLE = frozenset({"select", "extend_select", "ignore", "store_paths"})
 FAIL_ON = ("error", "warning", "info")
 
 
@@ -73,7 +74,7 @@ def lint_params(args: list[str]) -> dict[str, Any] | None:
 
     params = lint_defaults()
     paths: list[Path] = []
-    many: dict[str, list[str]] = {name: [] for name in MULTIPLE}
+    many: dict[str, list[Any]] = {name: [] for name in MULTIPLE}
     rest = list(args)
     while rest:
         token = rest.pop(0)
@@ -99,7 +100,7 @@ def lint_params(args: list[str]) -> dict[str, Any] | None:
         if converted is None:
             return None
         if name in MULTIPLE:
-            many[name].append(value)
+            many[name].append(converted)
         else:
             params[name] = converted
     params["paths"] = tuple(paths)
@@ -109,6 +110,8 @@ def lint_params(args: list[str]) -> dict[str, Any] | None:
 
 def _convert(name: str, value: str, formats: Any) -> Any:
     """The value click would pass, or None where click would refuse it or check more."""
+    if name == "store_paths":
+        return _path(value, file_okay=True, dir_okay=True, exists=False)
     if name in MULTIPLE:
         return value
     if name == "output_format":

@@ -49,3 +49,10 @@ repo_root_option = click.option(
     type=click.Path(path_type=Path, file_okay=False, exists=True),
     help="Resolve paths, symbols and links into the repository against this folder.",
 )
+store_option = click.option(
+    "--store",
+    "store_paths",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A store to work on, the same as naming it as an argument (may repeat).",
+)

@@ -59,10 +59,14 @@ def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
     return project_dir(config, target.repo.root, target.store)
 
 
-def line_of(finding: Finding) -> str:
-    where = f"{finding.file}:{finding.line}" if finding.file else ",".join(finding.memory_files)
-    head = f"{finding.id}  {finding.status:<12} {finding.code} {finding.kind:<20}"
-    return f"{head} {where}  {mask(finding.message)}"
+def where_of(finding: Finding) -> str:
+    return f"{finding.file}:{finding.line}" if finding.file else ",".join(finding.memory_files)
+
+
+def line_of(finding: Finding, short: str) -> str:
+    """One finding in a line, named by its short id (`FindingsStore.short_ids`)."""
+    head = f"{short:<9} {finding.status:<12} {finding.code} {finding.kind:<20}"
+    return f"{head} {where_of(finding)}  {mask(finding.message)}"
 
 
 def as_json(chosen: list[Finding]) -> str:
@@ -97,12 +101,14 @@ def list_command(
 ) -> None:
     """List findings of STORE (default: the current project's store), oldest first."""
     project = project_of(one_store(named_store, store_path), config_path)
-    chosen = load(project).sorted(None if status == "all" else status)
+    store = load(project)
+    chosen = store.sorted(None if status == "all" else status)
     if output_format == "json":
         click.echo(as_json(chosen))
         return
+    short = store.short_ids()
     for finding in chosen:
-        click.echo(line_of(finding))
+        click.echo(line_of(finding, short[finding.id]))
     label = "" if status == "all" else f"{status} "
     click.echo(f"{len(chosen)} {label}finding(s)")
 
@@ -123,8 +129,10 @@ def show_command(
     if output_format == "json":
         click.echo(as_json(chosen))
         return
+    short = store.short_ids()
     for finding in chosen:
-        click.echo(line_of(finding))
+        click.echo(line_of(finding, short[finding.id]))
+        click.echo(f"    id: {finding.id}")
         for key, value in sorted(mask_value(finding.detail).items()):
             click.echo(f"    {key}: {value}")
         if finding.resolution:
@@ -132,10 +140,23 @@ def show_command(
 
 
 def _find(store: FindingsStore, finding_id: str) -> Finding:
-    finding = store.find(finding_id)
-    if finding is None:
-        raise UserError(f"no finding with id '{finding_id}' (or the prefix is ambiguous)")
-    return finding
+    """The one finding an id, id prefix or short id names; else an error that says whether
+    none or several matched, and lists the several."""
+    found = store.matching(finding_id)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise UserError(
+            f"no finding with id '{finding_id}' in this store "
+            "(`curator findings list --status all` shows every id)"
+        )
+    short = store.short_ids()
+    listed = "; ".join(f"{short[f.id]} {f.code} {where_of(f)}" for f in found[:10])
+    more = f"; and {len(found) - 10} more" if len(found) > 10 else ""
+    raise UserError(
+        f"id '{finding_id}' is ambiguous: {len(found)} findings match ({listed}{more}); "
+        "give more of it"
+    )
 
 
 def change_status(
@@ -204,8 +225,9 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
         if output_format == "json":
             click.echo(as_json(changed))
             return
+        short = load(project).short_ids()
         for finding in changed:
-            click.echo(f"{status} {finding.id} {finding.kind} {mask(finding.message)}")
+            click.echo(f"{status} {short[finding.id]} {finding.kind} {mask(finding.message)}")
 
     return command
 

@@ -18,6 +18,7 @@ from curator.commands.common import (
     config_option,
     repo_root_option,
     split_codes,
+    store_option,
     today_option,
     user_errors,
 )
@@ -35,6 +36,7 @@ from curator.reporters import display_path
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@store_option
 @click.option("--apply", "apply_", is_flag=True, help="Make the changes shown last.")
 @click.option("--undo", is_flag=True, help="Put back the files of this project's last applied fix.")
 @click.option("--select", multiple=True, help="Only fixes of these rules (codes, prefixes, names).")
@@ -45,6 +47,7 @@ from curator.reporters import display_path
 @user_errors
 def fix(
     paths: tuple[Path, ...],
+    store_paths: tuple[Path, ...],
     apply_: bool,
     undo: bool,
     select: tuple[str, ...],
@@ -66,6 +69,7 @@ def fix(
     1 when a file had changed and was left alone; 2 for --apply with no plan shown, and
     for --apply or --undo while another one runs on the store.
     """
+    paths = paths + store_paths  # `--store S` names a store as `S` does
     cwd = Path.cwd()
     config = config_from(config_path)
     report_recovered(config)

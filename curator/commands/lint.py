@@ -11,13 +11,14 @@ from typing import Any
 
 import click
 
-from curator.commands.common import config_option, repo_root_option, today_option
+from curator.commands.common import config_option, repo_root_option, store_option, today_option
 from curator.commands.lint_run import run
 from curator.reporters import FORMATS
 
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@store_option
 @click.option(
     "--select", multiple=True, help="Rule codes, prefixes or names to run (comma-separated)."
 )

@@ -75,6 +75,7 @@ def persist_lint(
         merged.memories += result.memories
         merged.runs.extend(result.runs)
         merged.held_back.extend(result.held_back)
+        merged.not_run |= result.not_run
     return merged
 
 
@@ -139,8 +140,10 @@ def run(
     color: bool | None,
     show_silenced: bool,
     verbose: bool,
+    store_paths: tuple[Path, ...] = (),
 ) -> None:
     """`curator lint` with its parameters as click passes them (see `commands.lint`)."""
+    paths = paths + store_paths  # `--store S` names a store as `S` does
     if today is not None:
         clock.set_today(today)
     cwd = Path.cwd()
@@ -182,6 +185,7 @@ def run(
         rules={r.code: r for r in selected},
         memories=result.memories,
         stores=tuple(result.stores),
+        not_run=tuple(sorted(result.not_run)),
     )
     text = (
         statistics(result.diagnostics)

@@ -10,6 +10,7 @@ import click
 
 from curator.commands.common import config_from, config_option, user_errors
 from curator.errors import UserError
+from curator.interpreter.checks import TEMPLATE_VALUES, detail_keys
 from curator.interpreter.rulebook import load_rules
 from curator.interpreter.selftest import rule_problems, run_rule_tests
 from curator.models import Rule
@@ -44,6 +45,14 @@ def rule(code: str, output_format: str, config_path: Path | None) -> None:
         click.echo("\n## Parameters\n")
         for key, value in found.params.items():
             click.echo(f"- `{key}`: {json.dumps(value, ensure_ascii=False)}")
+    click.echo("\n## Detail keys\n")
+    values = ", ".join(f"`{key}`" for key in TEMPLATE_VALUES)
+    click.echo(
+        "What the diagnostic's `detail` holds; a message template may use each of these, "
+        f"and {values}.\n"
+    )
+    for key, meaning in detail_keys(found).items():
+        click.echo(f"- `{key}`: {meaning}")
 
 
 def _as_dict(r: Rule) -> dict[str, object]:
@@ -57,6 +66,7 @@ def _as_dict(r: Rule) -> dict[str, object]:
         "fixable": r.fixable,
         "opt_in": r.opt_in,
         "params": r.params,
+        "detail": detail_keys(r),
         "docs": r.docs,
         "source": str(r.source),
     }

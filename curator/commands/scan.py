@@ -14,6 +14,7 @@ from curator.commands.common import (
     config_from,
     config_option,
     repo_root_option,
+    store_option,
     today_option,
     user_errors,
 )
@@ -30,6 +31,7 @@ from curator.session.scan import scan_target
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@store_option
 @config_option
 @today_option
 @repo_root_option
@@ -50,6 +52,7 @@ from curator.session.scan import scan_target
 @user_errors
 def scan(
     paths: tuple[Path, ...],
+    store_paths: tuple[Path, ...],
     config_path: Path | None,
     today: date | None,
     repo_root: Path | None,
@@ -63,6 +66,7 @@ def scan(
 
     With no PATHS, scans the current project's store.
     """
+    paths = paths + store_paths  # `--store S` names a store as `S` does
     cwd = Path.cwd()
     config = config_from(config_path)
     report_recovered(config)

@@ -61,6 +61,12 @@ class Finding:
         return finding
 
 
+# A ULID's random part starts after its 10 characters of milliseconds; short ids are
+# prefixes of it, never shorter than git's 7.
+RANDOM_AT = 10
+SHORT_ID_MIN = 7
+
+
 def timestamp() -> str:
     return clock.now().isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -93,13 +99,34 @@ class FindingsStore:
         # Findings of one run share a millisecond; file and line make the order stable.
         return sorted(chosen, key=lambda f: (f.created_at, f.file, f.line, f.code, f.id))
 
-    def find(self, prefix: str) -> Finding | None:
-        """A finding by id or unambiguous id prefix (case-insensitive)."""
+    def matching(self, prefix: str) -> list[Finding]:
+        """The findings an id names (case-insensitive): the whole id, a prefix of it, or a
+        prefix of its random part (a short id, as `short_ids` gives), oldest first."""
         prefix = prefix.strip().upper()
+        if not prefix:
+            return []
         if prefix in self.findings:
-            return self.findings[prefix]
-        matches = [f for i, f in self.findings.items() if i.startswith(prefix)]
-        return matches[0] if len(matches) == 1 and prefix else None
+            return [self.findings[prefix]]
+        return [
+            f
+            for i, f in sorted(self.findings.items())
+            if i.startswith(prefix) or i[RANDOM_AT:].startswith(prefix)
+        ]
+
+    def short_ids(self) -> dict[str, str]:
+        """Each finding's short id: the shortest prefix of its ULID's random part, at least
+        SHORT_ID_MIN characters, that no other finding's random part or whole id starts
+        with (ids of one scan share their time part, so it says nothing), as git shortens
+        commit ids."""
+        ids = sorted(self.findings)
+        out: dict[str, str] = {}
+        for finding_id in ids:
+            tail = finding_id[RANDOM_AT:]
+            size = SHORT_ID_MIN
+            while size < len(tail) and len(self.matching(tail[:size])) > 1:
+                size += 1
+            out[finding_id] = tail[:size]
+        return out
 
     def save(self) -> None:
         if not self.dirty:

@@ -52,7 +52,9 @@ class ResultCache:
 
     def key(self, store: Store, today: date, repo: Path | None) -> str:
         memories = [(m.rel, m.sha256, m.mtime) for m in store.memories]
-        problems = [(p.rel, p.reason) for p in store.problems]
+        # What was read, not only the files' own stat: a relinked symlink changes the
+        # problem's message (leads nowhere, a loop, out of the store) and nothing else.
+        problems = [(p.rel, p.reason, p.message) for p in store.problems]
         index = store.index.sha256 if store.index is not None else None
         blob = json.dumps(
             [

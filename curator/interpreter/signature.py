@@ -30,6 +30,24 @@ def cache_folder(project_root: Path) -> Path:
     return project_root / "cache"
 
 
+def file_identity(path: str) -> list[object]:
+    """What a store file reads as, from stat calls: the stat of what it leads to (mtime,
+    ctime, size, inode), or why there is nothing (a dangling link, a loop: the errno); a
+    symlink adds where it points, so relinking it is a change even when both ends fail."""
+    out: list[object]
+    try:
+        stat = os.stat(path)
+        out = [stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino]
+    except OSError as exc:
+        out = [exc.errno]
+    if os.path.islink(path):
+        try:
+            out.append(os.readlink(path))
+        except OSError:
+            out.append(None)
+    return out
+
+
 def store_signature(
     ruleset: str, today: date, store: Path, repo: Path | None, state: str, manifest: Path
 ) -> str:
@@ -46,13 +64,7 @@ def store_signature(
         dirs.sort()
         for name in sorted(names):
             path = os.path.join(folder, name)
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            files.append(
-                (os.path.relpath(path, store), stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
-            )
+            files.append([os.path.relpath(path, store), *file_identity(path)])
     try:
         manifest_stat = os.stat(manifest)
         stamp: list[int] | None = [manifest_stat.st_mtime_ns, manifest_stat.st_size]

@@ -195,5 +195,6 @@ def _choose(config: Config, wanted: str) -> tuple[Provider, str | None]:
 
         return ClaudeCliProvider(config), f"llm.provider auto: using `{command} -p`"
     return NoProvider(), (
-        "llm.provider auto: no ANTHROPIC_API_KEY and no `claude` on PATH; LLM rules skipped"
+        "LLM rules skipped: no provider (llm.provider auto found no ANTHROPIC_API_KEY and "
+        "no `claude` on PATH); set llm.provider or ANTHROPIC_API_KEY"
     )

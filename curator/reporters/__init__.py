@@ -34,6 +34,7 @@ class ReportContext:
     rules: dict[str, Rule] = field(default_factory=dict)
     memories: int = 0
     stores: tuple[Path, ...] = ()  # every store linted, clean ones included
+    not_run: tuple[str, ...] = ()  # selected rules that did not run in full (sorted codes)
 
 
 class Reporter(Protocol):

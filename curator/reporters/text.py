@@ -66,6 +66,10 @@ def _noun(n: int) -> str:
 def summary(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     stores = len(ctx.stores)
     where = f" in {stores} stores" if stores > 1 else ""
+    if not diagnostics and ctx.not_run:
+        codes = ", ".join(ctx.not_run)
+        ran = f"not every selected rule ran: {codes} (the notes on stderr say why)"
+        return f"No findings{where}, but {ran}."
     if not diagnostics:
         return f"All checks passed{where}!"
     by = {s: sum(1 for d in diagnostics if d.severity == s) for s in Severity}

@@ -30,6 +30,14 @@ def run_hook(today: str | None) -> NoReturn:
 
             clock.set_today(date.fromisoformat(today))
         raw = _read_payload()
+        if raw is None:
+            raw = ""  # said why on stderr already
+        else:
+            from curator.session.payload import payload_problem
+
+            problem = payload_problem(raw)
+            if problem is not None:
+                sys.stderr.write(f"curator: hook: {problem}\n")
         answer = _quick(raw, started)
         if answer is None:
             from curator.session.start import session_start
@@ -58,8 +66,8 @@ def _quick(raw: str, started: float) -> dict[str, Any] | None:
         return None
 
 
-def _read_payload() -> str:
-    """stdin up to MAX_PAYLOAD_BYTES; anything longer reads as no payload at all."""
+def _read_payload() -> str | None:
+    """stdin up to MAX_PAYLOAD_BYTES; None (said on stderr) for anything longer."""
     if sys.stdin is None or sys.stdin.isatty():
         return ""
     data = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
@@ -67,5 +75,5 @@ def _read_payload() -> str:
         sys.stderr.write(
             f"curator: hook: stdin is over {MAX_PAYLOAD_BYTES} bytes, not a hook payload; ignored\n"
         )
-        return ""
+        return None
     return data.decode("utf-8", "replace")

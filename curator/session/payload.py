@@ -48,6 +48,24 @@ def parse_payload(raw: str) -> Payload:
     )
 
 
+def payload_problem(raw: str) -> str | None:
+    """What is wrong with a payload that `parse_payload` falls back from, in one line;
+    None for a payload whose `cwd` is a folder. Claude Code always sends one and runs the
+    hook in the project's folder, so the fallback is that folder."""
+    try:
+        data = json.loads(raw) if raw.strip() else None
+    except (ValueError, RecursionError):
+        return "stdin is not JSON, not a hook payload; answering for the working folder"
+    if data is None:
+        return "no hook payload on stdin; answering for the working folder"
+    if not isinstance(data, dict):
+        return "stdin is not a JSON object, not a hook payload; answering for the working folder"
+    cwd = data.get("cwd")
+    if not (isinstance(cwd, str) and cwd and Path(cwd).is_dir()):
+        return "the payload's cwd is missing or not a folder; answering for the working folder"
+    return None
+
+
 def hook_output(context: str | None) -> dict[str, Any]:
     if not context:
         return dict(EMPTY)

@@ -47,6 +47,7 @@ PLAIN = [
     ["--repo-root", "{store}", "--all", "--persist", "--verbose", "-v", "--show-silenced"],
     ["--llm", "--no-llm", "--batch", "--color", "--no-color", "--color"],
     ["--output-format", "github", "--output-format", "full"],
+    ["--store", "{store}", "{file}", "--store={missing}"],
 ]
 
 FOR_CLICK = [
@@ -70,6 +71,8 @@ FOR_CLICK = [
     ["--config", ""],
     ["--statistics=yes"],
     ["--no-such-option"],
+    ["--store"],
+    ["--store", ""],
     ["--stat"],
     [""],
     ["bad\0path"],

@@ -62,8 +62,20 @@ def test_truth_store_reports_exactly_the_known_problems(make_store, run_curator,
 
 def test_clean_store_exits_zero(make_store, run_curator):
     make_store({"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory()})
-    result = run_curator("lint", "memory")
+    result = run_curator("lint", "memory", "--ignore", "CUR2,CUR3")
     assert (result.code, result.stdout) == (0, "All checks passed!\n")
+
+
+def test_a_clean_run_with_rules_that_did_not_run_says_which(make_store, run_curator):
+    make_store({"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory()})
+    result = run_curator("lint", "memory")  # no repository, no transcripts
+    assert (result.code, result.stdout) == (
+        0,
+        "No findings, but not every selected rule ran: CUR201, CUR202, CUR205, CUR301 "
+        "(the notes on stderr say why).\n",
+    )
+    assert "path and symbol rules skipped for 1 store with no known repository" in result.stderr
+    assert "CUR301 unused_low_signal skipped: no transcripts or memory events" in result.stderr
 
 
 def test_fail_on_and_exit_zero(make_store, run_curator):

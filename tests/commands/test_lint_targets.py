@@ -176,13 +176,18 @@ def test_a_folder_that_is_not_a_store_gets_one_message_everywhere(run_curator, t
     )
     for args in (
         ("lint", str(docs)),
+        ("lint", "--store", str(docs)),  # the plain parser
+        ("lint", f"--store={docs}", "--"),  # click
         ("fix", str(docs)),
+        ("fix", "--store", str(docs)),
         ("scan", str(docs)),
+        ("scan", "--store", str(docs)),
         ("review", str(docs)),
         ("review", "--store", str(docs)),
         ("findings", "list", str(docs)),
         ("findings", "list", "--store", str(docs)),
         ("findings", "show", str(docs), "01J000"),
+        ("findings", "show", "--store", str(docs), "01J000"),
     ):
         run = run_curator(*args)
         assert (run.code, run.stderr) == (2, message), args

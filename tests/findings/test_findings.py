@@ -69,7 +69,7 @@ def test_findings_list_show_ack_resolve(env: Env) -> None:
     first = listed[0]["id"]
 
     text = env.curator("findings", "list").stdout.splitlines()
-    assert text[0].startswith(f"{first}  open         CUR010 broken_index")
+    assert text[0].startswith(f"{first[10:17]}   open         CUR010 broken_index")
     assert text[-1] == "2 open finding(s)"
 
     shown = env.curator("findings", "show", first, "--output-format", "json").json()
@@ -155,11 +155,42 @@ def test_findings_name_the_store_as_lint_does(env: Env, tmp_path: Path) -> None:
     assert shown.code == 0, shown.stderr
     assert [f["id"] for f in shown.json()] == [first]
     acked = run("ack", str(env.store), first, "--reason", "known")
-    assert acked.stdout.startswith(f"acknowledged {first} broken_index")
+    assert acked.stdout.startswith(f"acknowledged {first[10:17]}")
+    assert " broken_index " in acked.stdout
     assert run("list", "--store", str(env.store)).stdout.splitlines()[-1] == "1 open finding(s)"
     both = run("list", str(env.store), "--store", str(tmp_path))
     assert both.code == 2
     assert "name the store once: STORE or --store, not both" in both.stderr
+
+
+def test_short_ids_are_shown_and_taken_and_an_unclear_one_lists_the_candidates(
+    env: Env,
+) -> None:
+    env.curator("scan")
+    ids = sorted(f["id"] for f in env.findings())
+    listed = env.curator("findings", "list").stdout.splitlines()
+    shorts = [line.split()[0] for line in listed[:-1]]
+    # The random part's first 7 characters, as git shortens a commit id (two random parts
+    # sharing 7 characters would be a 1 in 2**35 chance).
+    assert sorted(shorts) == sorted(i[10:17] for i in ids)
+    for finding_id in ids:
+        short = finding_id[10:17].lower()
+        shown = env.curator("findings", "show", short, "--output-format", "json")
+        assert (shown.code, [f["id"] for f in shown.json()]) == (0, [finding_id]), shown.stderr
+    common = next(ids[0][:n] for n in range(26, 0, -1) if ids[1].startswith(ids[0][:n]))
+    unclear = env.curator("findings", "show", common)
+    assert unclear.code == 2
+    assert unclear.stderr.startswith(
+        f"curator: error: id '{common}' is ambiguous: 2 findings match ("
+    )
+    for finding_id in ids:
+        assert f"{finding_id[10:17]} CUR" in unclear.stderr
+    missing = env.curator("findings", "show", "ZZZZZZZZ")
+    assert (missing.code, missing.stderr) == (
+        2,
+        "curator: error: no finding with id 'ZZZZZZZZ' in this store "
+        "(`curator findings list --status all` shows every id)\n",
+    )
 
 
 def test_two_sessions_acknowledging_at_once_change_it_once(env: Env, tmp_path: Path) -> None:

@@ -192,3 +192,16 @@ def test_rule_docs_and_list(run_curator):
     assert listing[0].startswith("CUR001  frontmatter_invalid")
     missing = run_curator("rule", "CUR999")
     assert (missing.code, "no rule with code or name 'CUR999'" in missing.stderr) == (2, True)
+
+
+def test_rule_lists_the_detail_keys_a_message_may_use(run_curator):
+    doc = run_curator("rule", "CUR010")
+    assert doc.stdout.endswith(
+        "## Detail keys\n\n"
+        "What the diagnostic's `detail` holds; a message template may use each of these, "
+        "and `code`, `name`, `file`.\n\n"
+        "- `target`: the link's target\n"
+        "- `title`: the link's text\n"
+    )
+    as_json = run_curator("rule", "CUR901", "--output-format", "json").json()
+    assert as_json["detail"] == {"codes": "the codes the comment names", "line": "its line"}

@@ -190,3 +190,29 @@ def test_a_named_tuple_is_refused_not_read_back_as_a_tuple() -> None:
     with pytest.raises(cache_format.CacheError):
         cache_format.dumps({"choice": RepoChoice(None, "none")})
     assert cache_format.loads(cache_format.dumps((1, (2,)))) == (1, (2,))
+
+
+def test_a_relinked_symlink_is_read_afresh(
+    tmp_path: Path, project: Path, run_curator: Callable[..., Run]
+) -> None:
+    """Two memories that are symlinks to a missing file, then to each other: the result is
+    keyed on what the links lead to, not on the links' own stat."""
+    store = project / "memory"
+    for name in ("a.md", "b.md"):
+        (store / name).symlink_to("missing.md")
+
+    def unreadable() -> list[str]:
+        run = lint(run_curator, project, "--output-format", "json", "--select", "CUR004")
+        return sorted(f"{Path(d['filename']).name}: {d['message']}" for d in run.json())
+
+    assert unreadable() == [
+        "a.md: Cannot read memory file: symlink leads nowhere: No such file or directory",
+        "b.md: Cannot read memory file: symlink leads nowhere: No such file or directory",
+    ]
+    for name, other in (("a.md", "b.md"), ("b.md", "a.md")):
+        (store / name).unlink()
+        (store / name).symlink_to(other)
+    looped = [f"{n}: Cannot read memory file: symlink loop; not read" for n in ("a.md", "b.md")]
+    assert unreadable() == looped
+    shutil.rmtree(tmp_path / "onlooker" / "curator" / "cache")
+    assert unreadable() == looped

@@ -48,3 +48,27 @@ def test_a_memory_edited_under_the_same_mtime_is_linted_afresh(
         "broken_index": "open",
         "date_decayed": "resolved",  # the freeze is history now
     }
+
+
+def test_a_relinked_symlink_is_read_afresh_by_the_hook(env: Env) -> None:
+    """Links to a missing file, then to each other: the hook's signature and results are
+    keyed on what the links lead to, not on the links' own stat."""
+    for name in ("a.md", "b.md"):
+        (env.store / name).symlink_to("missing.md")
+
+    def unreadable() -> list[str]:
+        run = env.hook()
+        assert run.code == 0, run.stderr
+        found = env.findings()
+        return sorted(
+            f["message"] for f in found if f["code"] == "CUR004" and f["status"] == "open"
+        )
+
+    assert (
+        unreadable()
+        == ["Cannot read memory file: symlink leads nowhere: No such file or directory"] * 2
+    )
+    for name, other in (("a.md", "b.md"), ("b.md", "a.md")):
+        (env.store / name).unlink()
+        (env.store / name).symlink_to(other)
+    assert unreadable() == ["Cannot read memory file: symlink loop; not read"] * 2

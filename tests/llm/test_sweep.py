@@ -390,3 +390,44 @@ def test_a_batch_that_does_not_end_in_time_falls_back_to_single_requests(
     paths = [r["path"] for r in api.requests]
     assert paths[0] == "/v1/messages/batches"
     assert paths.count("/v1/messages") == 2
+
+
+def _lint_text(
+    run_curator: Callable[..., Run], store: Path, config: Path, env: dict[str, str]
+) -> Run:
+    return run_curator(
+        "lint", str(store), "--llm", "--select", "CUR401,CUR402", "--config", str(config),
+        env={"ONLOOKER_DIR": str(store.parent / "unused"), **env},
+    )  # fmt: skip
+
+
+def test_no_provider_is_not_all_checks_passed(
+    setup: Callable[..., tuple[Path, Path]], api: FakeMessagesAPI, run_curator: Callable[..., Run]
+) -> None:
+    store, config = setup(provider="auto", claude_command="no-such-claude")
+    run = _lint_text(run_curator, store, config, {"ANTHROPIC_API_KEY": ""})
+    assert (run.code, run.stdout) == (
+        0,
+        "No findings, but not every selected rule ran: CUR401, CUR402 "
+        "(the notes on stderr say why).\n",
+    )
+    assert (
+        "curator: LLM rules skipped: no provider (llm.provider auto found no "
+        "ANTHROPIC_API_KEY and no `claude` on PATH); set llm.provider or ANTHROPIC_API_KEY\n"
+    ) in run.stderr
+    assert api.count == 0
+
+
+def test_questions_that_all_failed_are_not_all_checks_passed(
+    setup: Callable[..., tuple[Path, Path]], api: FakeMessagesAPI, run_curator: Callable[..., Run]
+) -> None:
+    store, config = setup()
+    api.answer = None
+    api.script = [Step(status=500)] * 10
+    run = _lint_text(run_curator, store, config, {"ANTHROPIC_API_KEY": "test-key"})
+    assert run.code == 0
+    assert run.stdout == (
+        "No findings, but not every selected rule ran: CUR401, CUR402 "
+        "(the notes on stderr say why).\n"
+    )
+    assert "API error 500" in run.stderr

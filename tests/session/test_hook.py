@@ -195,6 +195,26 @@ def test_broken_stdin_still_answers_json(env: Env, payload: str) -> None:
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.parametrize(
+    ("payload", "said"),
+    [
+        ("", "no hook payload on stdin"),
+        ("not json", "stdin is not JSON, not a hook payload"),
+        ('{"cwd": "/does/not/exist"}', "the payload's cwd is missing or not a folder"),
+    ],
+)
+def test_a_missing_or_broken_payload_answers_for_the_working_folder_and_says_so(
+    env: Env, payload: str, said: str
+) -> None:
+    """Claude Code runs the hook in the project's folder: that folder stands in for the
+    payload's `cwd`, with one stderr line."""
+    run = env._run("hook", "session-start", input=payload, env=env.env(), cwd=env.repo)
+    assert run.code == 0
+    context = run.json()["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Curator: 2 open findings (1 broken-index, 1 date-decayed).")
+    assert run.stderr == f"curator: hook: {said}; answering for the working folder\n"
+
+
 def test_a_huge_stdin_is_not_read_as_a_payload(env: Env) -> None:
     """100 MB piped in by mistake: the hook reads 1 MiB of it, says so, and answers from
     the process's own folder (the test runs outside the repository: `{}`)."""

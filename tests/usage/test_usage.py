@@ -201,6 +201,23 @@ def test_no_source_says_so_once(project, tmp_path, run_curator):
     assert "unused memories (CUR301) are not reported" in only["message"]
 
 
+def test_a_store_claude_code_does_not_keep_here_gets_the_same_answer_on_every_machine(
+    tmp_path, run_curator
+):
+    """A copied store (CI, the demo): a note, no CUR300, whether or not this machine has a
+    Claude Code projects folder."""
+    store = write_files(tmp_path / "copy" / "memory", {"MEMORY.md": "- [A](a.md) — a\n"})
+    write_files(store, {"a.md": old("a")})
+    args = ("lint", str(store), "--select", "CUR3", "--output-format", "json", "--today", TODAY)
+    runs = []
+    for _ in range(2):
+        runs.append(run_curator(*args))
+        (tmp_path / "claude" / "projects").mkdir(parents=True, exist_ok=True)
+    assert [(r.code, r.json()) for r in runs] == [(0, []), (0, [])]
+    assert runs[0].stderr == runs[1].stderr
+    assert "CUR300 unused_undetectable: the store is not under " in runs[0].stderr
+
+
 def test_event_log_path_from_environment(project, tmp_path, run_curator):
     repo, _, _, store = project
     log = tmp_path / "elsewhere.jsonl"

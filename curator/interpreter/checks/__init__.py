@@ -1,7 +1,9 @@
 """The checks: the interpreter's extension point.
 
 A check is a module with `PARAMS` (its parameters and their defaults, used to validate
-and fill a rule's `params`) and `check(rule, ctx)`, a generator of Hits. The registry is
+and fill a rule's `params`), `DETAIL` (the detail keys its hits carry, by mode, with what
+each means: what a rule's message template may use, shown by `curator rule CODE`) and
+`check(rule, ctx)`, a generator of Hits. The registry is
 explicit; modules are imported only when a selected rule uses them, so a check's heavy
 library costs nothing to a run that does not need it.
 """
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
 
 class Check(Protocol):
     PARAMS: dict[str, Any]
+    DETAIL: dict[str, dict[str, str]]
 
     def check(self, rule: Rule, ctx: Context) -> Iterable[Hit]: ...
 
@@ -50,3 +53,19 @@ MEMORY_SCOPED: frozenset[str] = frozenset({"dates", "frontmatter", "metric", "pa
 
 def get_check(name: str) -> Check:
     return cast(Check, importlib.import_module(CHECKS[name]))
+
+
+# Values every message template has besides the detail keys (`engine.to_diagnostic`).
+TEMPLATE_VALUES: dict[str, str] = {
+    "code": "the rule's code",
+    "name": "the rule's name",
+    "file": "the memory file, relative to the store",
+}
+
+
+def detail_keys(rule: Rule) -> dict[str, str]:
+    """The detail keys a rule's diagnostics carry, and what each means: its check's
+    declaration for the rule's mode (the engine's own rules: for the rule's name)."""
+    table = get_check(rule.check).DETAIL
+    mode = str(rule.params.get("mode", ""))
+    return table.get(mode) or table.get(rule.name) or table.get("", {})

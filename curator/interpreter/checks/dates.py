@@ -49,6 +49,22 @@ PARAMS: dict[str, Any] = {
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"max_dates_per_memory": (1, 100_000)}
 PART_KINDS = ("end", "late", "mid", "early")
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "date": "the date it was read as (YYYY-MM-DD)",
+        "date_text": "the date as written",
+        "matched_phrase": "the phrase that says it is a deadline or a plan",
+        "intent": "deadline, plan_after or just_before",
+        "intent_word": "the word that says so",
+        "intent_label": "Deadline or Planned date",
+        "days_past": "days since the date, from today",
+        "written": "the memory's write date (YYYY-MM-DD)",
+        "written_source": "where that date comes from",
+        "written_from": "the phrase a relative date is read from",
+        "evidence": "how the date was read",
+    }
+}
 
 _CLAUSE_BREAK = re.compile(r"[.;!?|](?:\s|$)|[。！？；]|\s[—–]\s|\s--\s|\s-\s")
 _ADJACENT_GAP = re.compile(r"[\s(:*_]*(?:the\s+|end\s+of\s+)?$")

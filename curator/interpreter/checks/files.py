@@ -16,6 +16,13 @@ if TYPE_CHECKING:
 PARAMS: dict[str, Any] = {
     "reasons": ["binary", "huge", "encoding", "unreadable", "symlink", "special"]
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "reason": "why the file is not a memory (binary, too large, not UTF-8, ...)",
+        "problem": "the same, in words",
+    }
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -30,6 +30,12 @@ PARAMS: dict[str, Any] = {
     "require_frontmatter": False,
     "framed_share": 0.5,
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "invalid": {"problem": "what is wrong with the frontmatter"},
+    "missing_field": {"field": "the missing field"},
+    "strict": {"key": "the key on the line strict YAML fails at"},
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -45,6 +45,42 @@ PARAMS: dict[str, Any] = {
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"framed_share": (0, 1)}
 _GRAPH = "store.links.graph"  # `ctx.shared` key: the store's link graph, built once a run
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "broken": {"target": "the link's target", "title": "the link's text"},
+    "outside": {
+        "target": "the link's target",
+        "title": "the link's text",
+        "resolved": "where the target resolves to",
+    },
+    "orphan": {
+        "description": "the memory's frontmatter description",
+        "pointers": "what points to it, if anything",
+        "reason": "why it counts as not pointed to",
+    },
+    "duplicate": {
+        "target": "the link's target",
+        "title": "the link's text",
+        "first_line": "the line that links it first",
+    },
+    "over_budget": {
+        "size": "the index's size, in the unit of the limit",
+        "limit": "the limit",
+        "first_unseen": "the first line past the limit",
+    },
+    "line_too_long": {
+        "length": "the line's length in characters",
+        "limit": "the limit it passes",
+        "kind": "note, entry (content, not a hook) or budget (a long hook near the budget)",
+        "text": "the message for that kind, from the rule's `messages`",
+    },
+    "missing": {"count": "how many memories", "memories": "the same, with its noun"},
+    "memory_link": {
+        "link": "the link as written",
+        "target": "what it points to",
+        "reason": "why it lands on nothing",
+    },
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -28,6 +28,16 @@ PARAMS: dict[str, Any] = {
 }
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"min_confidence": (0, 1)}
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "type_drift": {
+        "current_type": "the memory's type",
+        "suggested_type": "the type the model finds fits",
+        "confidence": "the model's confidence, 0 to 1",
+        "rationale": "the model's reason",
+        "body_sha256": "the body hash the answer is about",
+    }
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

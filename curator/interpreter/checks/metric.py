@@ -26,6 +26,17 @@ PARAMS: dict[str, Any] = {
     "table_share": None,
     "min_over": 1,  # a file a trim away from fitting is left alone
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "metric": "the measure",
+        "value": "its value",
+        "max": "the limit",
+        "unit": "the measure's unit (bytes, lines, characters)",
+        "unseen": "how much of the file recall does not show",
+        "first_unseen": "the line where what recall does not show begins",
+    }
+}
 
 
 def measure(memory: Memory, metric: str) -> int:

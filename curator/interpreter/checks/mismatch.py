@@ -29,6 +29,16 @@ PARAMS: dict[str, Any] = {
 }
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"max_resolved_share": (0, 1)}
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "unknown": "how many references were never in the repository",
+        "total": "how many references were checked",
+        "resolved": "how many were found in it",
+        "examples": "some of the unknown ones",
+        "repository": "the repository checked against",
+    }
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = dict(SWEEP_PARAMS)
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "other_file": "the other memory of the pair",
+        "verdict": "the model's verdict",
+        "rationale": "the model's reason",
+        "body_sha256_a": "this memory's body hash",
+        "body_sha256_b": "the other memory's body hash",
+    }
+}
 
 
 def validate(params: dict[str, Any]) -> str | None:

@@ -51,6 +51,28 @@ PARAMS: dict[str, Any] = {
     **stale.PARAMS,
 }
 MESSAGES = ("deleted", "moved", "ambiguous", "written_before", "written_after")
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "path": "the path as the memory writes it",
+        "gone_path": "the path in the repository that went",
+        "target": "where it moved (moved only)",
+        "replacement": "the path the fix writes (moved only)",
+        "last_path": "the last path it had, when it moved before it went",
+        "count": "how many paths it could be (ambiguous only)",
+        "candidates": "those paths (ambiguous only)",
+        "commit": "the commit that deleted, moved or removed it (short sha)",
+        "commit_date": "that commit's date (YYYY-MM-DD)",
+        "subject": "that commit's subject line",
+        "evidence_kind": "what the history shows",
+        "evidence": "the sentence the rule's `messages` make of it",
+        "written": "the memory's write date (YYYY-MM-DD)",
+        "written_source": "where that date comes from (frontmatter field, last commit, file time)",
+        "written_after": "true when the memory was written after the commit",
+        "when": "the sentence comparing the two dates",
+        "held_back": "why it is right as written (only on diagnostics held back)",
+    }
+}
 
 _ROOTED = ("./", "../", "~/", "/")
 _LEAD = "\"'([*"

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from curator.models import Rule
 
 PARAMS: dict[str, Any] = {"include_frontmatter": False, "max_per_file": 20}
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {"match": "the matched text (and each named group of the pattern, by its name)"}
+}
 
 
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:

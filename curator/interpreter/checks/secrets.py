@@ -41,6 +41,17 @@ if TYPE_CHECKING:
 
 PARAMS: dict[str, Any] = dict(SECRET_PARAMS)
 _SHARED = "secrets.found"
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "kind": "the kind of secret",
+        "masked": "the secret, masked",
+        "length": "its length",
+        "secret_hash": "a salted hash that identifies it",
+        "host": "the URL's host (secret_in_url)",
+        "key": "the key it is assigned to (secret_assignment)",
+    }
+}
 
 
 def validate(params: dict[str, Any]) -> str | None:

@@ -48,6 +48,26 @@ PARAMS: dict[str, Any] = {
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"rename_similarity": (0, 1)}
 MESSAGES = ("removed", "renamed", "written_before", "written_after")
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "symbol": "the identifier as the memory writes it",
+        "searched": "the name searched for",
+        "file_was": "the file that defined it",
+        "new_name": "the likely new name, or empty",
+        "renamed": "the sentence naming it, or empty",
+        "commit": "the commit that deleted, moved or removed it (short sha)",
+        "commit_date": "that commit's date (YYYY-MM-DD)",
+        "subject": "that commit's subject line",
+        "evidence_kind": "what the history shows",
+        "evidence": "the sentence the rule's `messages` make of it",
+        "written": "the memory's write date (YYYY-MM-DD)",
+        "written_source": "where that date comes from (frontmatter field, last commit, file time)",
+        "written_after": "true when the memory was written after the commit",
+        "when": "the sentence comparing the two dates",
+        "held_back": "why it is right as written (only on diagnostics held back)",
+    }
+}
 
 _CALL = re.compile(r"\((?:[^()]*)\)$")
 _SEPARATOR = re.compile(r"\.|::|#")

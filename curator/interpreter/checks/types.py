@@ -25,6 +25,15 @@ PARAMS: dict[str, Any] = {
     # Who uses the type, as the message says it: {one: ..., many: ...} (`count` known).
     "used_by": {"one": "this memory uses", "many": "{{ count }} memories use"},
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "": {
+        "type": "the memory's type",
+        "known": "the known types, comma-separated",
+        "count": "how many memories of the store use the type",
+        "used_by": "some of them, when the finding is once per store",
+    }
+}
 
 
 def known_types(rule: Rule, ctx: Context) -> list[str]:

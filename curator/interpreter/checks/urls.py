@@ -30,6 +30,11 @@ PARAMS: dict[str, Any] = {
     "skip_fenced": True,
     "max_per_file": 50,
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "unchecked": {"url": "the URL", "host": "its host"},
+    "dead": {"url": "the URL", "host": "its host", "answer": "what the probe got"},
+}
 
 
 def validate(params: dict[str, Any]) -> str | None:

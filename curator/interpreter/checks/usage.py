@@ -37,6 +37,19 @@ PARAMS: dict[str, Any] = {
     "cache": True,
     "read_budget_mb": 0,  # uncached transcript MiB read per run; 0: no limit
 }
+# The detail keys of its diagnostics, by mode: what a message template may use.
+DETAIL: dict[str, dict[str, str]] = {
+    "unused": {
+        "window_days": "the usage window in days",
+        "written": "the memory's write date (YYYY-MM-DD)",
+        "age_days": "days since then",
+        "sources": "where uses were looked for",
+    },
+    "undetectable": {
+        "reason": "why usage cannot be measured",
+        "window_days": "the usage window in days",
+    },
+}
 
 
 def _store_slug(root: Path) -> str | None:
@@ -94,12 +107,13 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     if rule.params["mode"] == "undetectable":
         if usage.sources or not ctx.store.memories:
             return
-        if not _claude_code_here(query):
-            # A CI runner or a fresh machine: nothing could ever be measured here, so a
-            # finding per run would be noise. Say it once on stderr instead.
+        if not _kept_here(rule, query):
+            # A copied store, a dotfiles checkout, the demo: no session of this machine
+            # could have used it, so a finding would be noise. Decided by where the store
+            # is, not by what this machine holds, so every machine says the same.
             note = (
-                "usage: no Claude Code transcripts folder and no onlooker event log on "
-                "this machine; unused-memory rules skipped"
+                f"{rule.code} {rule.name}: the store is not under "
+                f"{query.projects[0]}, so no session here used it; usage not measured"
             )
             if note not in ctx.notes:
                 ctx.notes.append(note)
@@ -107,6 +121,9 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         yield _undetectable(ctx.store, query, window)
         return
     if not usage.sources:
+        note = f"{rule.code} {rule.name} skipped: no transcripts or memory events to measure"
+        if note not in ctx.notes:
+            ctx.notes.append(note)
         ctx.skipped.add(rule.code)  # nothing measured: its findings stay as they are
         return
     if usage.pending:
@@ -131,15 +148,15 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         yield Hit(memory.path, 1, detail=detail)
 
 
-def _claude_code_here(query: UsageQuery) -> bool:
-    """Whether this machine keeps an event log or Claude Code transcripts at all.
-
-    Only the machine's own projects folder counts (the first of `query.projects`): a
-    dotfiles checkout's `claude/projects/` in CI says nothing about sessions run here.
-    """
-    if query.events_log is not None and query.events_log.exists():
+def _kept_here(rule: Rule, query: UsageQuery) -> bool:
+    """Whether usage could have been recorded for this store: it sits under the projects
+    folder (the machine's, or the rule's `projects_dir`), or the rule's `events_log` names
+    a log that exists. Never the machine's own event log: that would make the answer
+    differ from machine to machine."""
+    log = query.events_log
+    if rule.params["events_log"] and log is not None and log.exists():
         return True
-    return query.transcripts and query.projects[0].is_dir()
+    return query.store.is_relative_to(query.projects[0])
 
 
 def _undetectable(store: Store, query: UsageQuery, window: int) -> Hit:
