@@ -56,7 +56,7 @@ def test_broken_links_between_memories_at_their_line_and_column(
         ("deploys.md", *locate(deploys, "[gone docs]"),
          "Link to '../../docs/old.md' leads nowhere: there is no docs/old.md"),
         ("deploys.md", *locate(deploys, "[[nowhere]]"),
-         "Link to '[[nowhere]]' leads nowhere: no memory has the file name or name 'nowhere'"),
+         "Link to '[[nowhere]]' leads nowhere: no memory has the file name or name 'nowhere', and no skill has that name"),
     ]  # fmt: skip
 
 
