@@ -21,7 +21,7 @@ def test_config_is_found_by_walking_up(make_store, run_curator, tmp_path):
 def test_per_rule_override_changes_severity_and_params(make_store, run_curator, tmp_path):
     make_store(STORE)
     (tmp_path / ".curator.yaml").write_text(
-        "rules:\n  orphaned_memory: {severity: info}\n  CUR014: {params: {max_line_chars: 5}}\n"
+        "rules:\n  orphaned_memory: {severity: info}\n  CUR014: {params: {content_chars: 5}}\n"
     )
     out = run_curator("lint", "memory", "--output-format", "json")
     assert out.code == 0  # both are info now, under the default fail_on: warning
