@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from curator.interpreter import date_reading
+from curator.interpreter import date_reading, patterns
 from curator.interpreter.date_reading import DAY_FIRST, MONTH_FIRST, NEEDS_PARSER
 from curator.interpreter.date_words import Vocabulary, Word, vocabulary
 from curator.interpreter.pattern_scan import Found, MemoryMatches, scan
@@ -45,6 +45,11 @@ PARAMS: dict[str, Any] = {
     "relative_phrases": {},
     "words": {},
     "dateparser_languages": [],
+    # A relative phrase beside an explicit date ("Apr 13 (this week)") means that date's
+    # week or day, not one counted from the write date: such a phrase is left to the
+    # explicit date's rule. A regex for an explicit date, and how near it must be.
+    "anchor_pattern": None,
+    "anchor_chars": 24,
 }
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"max_dates_per_memory": (1, 100_000)}
@@ -237,6 +242,8 @@ def _check_memory(
         offset = _has(groups, "offset")
         if (relative or offset) and _titled(memory, line[start : end + 3]):
             continue  # the memory's name says it: a title ("明天大盤預期"), not a plan
+        if relative and _anchored(rule, line, start, end):
+            continue  # "Apr 13 (this week)": the explicit date says which week
         intent = _judge(rule, setup.vocabulary, lines, number, line, start, end, relative, offset)
         if intent is None:
             continue
@@ -249,6 +256,16 @@ def _check_memory(
         if not counted and _YEAR.search(line, start, end) is None:
             counted = "the first after"  # no year written: counted from the write date
         yield _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
+
+
+def _anchored(rule: Rule, line: str, start: int, end: int) -> bool:
+    """Whether an explicit date sits within `anchor_chars` of the phrase on its line."""
+    pattern = rule.params["anchor_pattern"]
+    if not pattern:
+        return False
+    near = rule.params["anchor_chars"]
+    lo, hi = max(0, start - near), min(len(line), end + near)
+    return patterns.search(patterns.compile_pattern(pattern), line[lo:hi]) is not None
 
 
 def _has(groups: dict[str, str | None], name: str) -> bool:

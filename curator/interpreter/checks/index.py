@@ -356,13 +356,25 @@ def _in_repo(repo: str | None, target: str) -> bool:
 
 
 def _duplicates(ctx: Context, index: Index) -> Iterator[Hit]:
+    """Memories linked by two index entries. A link after another link on its line ("...
+    See [x](x.md)") is a cross-reference inside that entry, not an entry of its own;
+    in a table row every cell's link is one."""
     first: dict[str, int] = {}
+    seen_lines: set[int] = set()
     for entry, rel, absolute in index.resolved:
+        cross_reference = entry.line in seen_lines and not _table_row(index, entry.line)
+        seen_lines.add(entry.line)
+        if cross_reference:
+            continue
         key = rel or absolute
         if key in first and first[key] != entry.line:
             fix = remove_line_fix(index, entry, f"duplicate of line {first[key]}")
             yield _hit(index, entry, fix, first_line=first[key])
         first.setdefault(key, entry.line)
+
+
+def _table_row(index: Index, line: int) -> bool:
+    return index.lines[line - 1].lstrip().startswith("|")
 
 
 def _over_budget(rule: Rule, index: Index) -> Iterator[Hit]:
