@@ -18,6 +18,10 @@ from curator import clock
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 
+# Caches shared by test runs (the pinned Claude Code CLI) stay in the real home: each
+# test below gets a HOME of its own.
+os.environ.setdefault("CURATOR_TEST_CACHE", str(Path.home() / ".cache" / "curator-tests"))
+
 FM = "---\nname: {name}\ndescription: {description}\ntype: {type}\n---\n"
 
 
@@ -180,7 +184,9 @@ def lint_json(run: Callable[..., Run], target: Path, select: str, *extra: str, *
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """No test reads or writes the real ~/.claude, ~/.onlooker or ~/.config."""
+    """No test reads or writes the real ~/.claude, ~/.onlooker or ~/.config, nor shares a
+    HOME with a test running beside it (pytest-xdist)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # made by the tests that need it
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     monkeypatch.setenv("ONLOOKER_DIR", str(tmp_path / "onlooker"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))

@@ -10,6 +10,7 @@ keeps it off the network and out of the user's own Claude Code folder.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -31,7 +32,8 @@ def install_dir() -> Path:
 
 
 def claude_binary() -> Path:
-    """The pinned CLI, installing it on first use; skips the test when node is absent."""
+    """The pinned CLI, installing it on first use; skips the test when node is absent.
+    One install at a time: test workers (pytest-xdist) that all want it wait for it."""
     binary = install_dir() / "node_modules" / ".bin" / "claude"
     if binary.exists():
         return binary
@@ -39,6 +41,14 @@ def claude_binary() -> Path:
     if npm is None or node is None:
         pytest.skip("node/npm not installed: the real Claude Code CLI tests cannot run here")
     install_dir().mkdir(parents=True, exist_ok=True)
+    with open(install_dir().parent / f"{install_dir().name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not binary.exists():  # another worker installed it while this one waited
+            _install(npm, binary)
+    return binary
+
+
+def _install(npm: str, binary: Path) -> None:
     spec = f"{PACKAGE}@{CLAUDE_CODE_VERSION}"
     done = subprocess.run(
         [
@@ -58,7 +68,6 @@ def claude_binary() -> Path:
     )
     if done.returncode != 0 or not binary.exists():
         raise RuntimeError(f"npm install {spec} failed: {done.stderr}")
-    return binary
 
 
 def claude_env(base_url: str, config_dir: Path, home: Path | None = None) -> dict[str, str]:

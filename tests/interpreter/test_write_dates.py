@@ -21,8 +21,6 @@ TODAY = date(2026, 12, 1)
 NEXT_WEEK = memory("Revisit the cache design next week.\n", name="cache")
 
 
-
-
 @pytest.fixture
 def dotfiles(tmp_path: Path) -> Path:
     """A repository holding a store, every memory committed on 2026-03-10, mtimes today."""

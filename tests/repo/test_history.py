@@ -152,7 +152,9 @@ def test_a_shallow_clone_says_so(repo: Path, tmp_path: Path) -> None:
     index = open_index(clone, tmp_path / "cache", EXCLUDE)
     assert index is not None
     assert any("shallow clone" in limit and "fetch-depth: 0" in limit for limit in index.limits)
-    assert index.fate("src/ingest.py", present_in(clone.resolve())) is None  # not in what was fetched
+    assert (
+        index.fate("src/ingest.py", present_in(clone.resolve())) is None
+    )  # not in what was fetched
 
 
 def test_a_partial_clone_is_not_read_for_identifiers(repo: Path, tmp_path: Path) -> None:

@@ -26,8 +26,6 @@ from tests.helpers.hook_env import make_env
 TODAY = "2026-12-01"
 
 
-
-
 def labelled(lines: list[tuple[str, str | None]], **fm: str) -> tuple[str, dict[int, str]]:
     """A memory made of labelled sentences: (text, expected code or None) -> (text, line->code)."""
     extra = "".join(f"{k}: {v}\n" for k, v in fm.items())

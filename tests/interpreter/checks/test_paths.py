@@ -116,9 +116,14 @@ def test_a_moved_path_comes_with_a_fix_that_rewrites_it(project, run_curator):
     shown = run_curator("fix", str(store), "--select", "CUR201", "--repo-root", str(repo))
     assert shown.code == 1, shown.stderr
     assert "-Stale: `src/app/old_server.py`" not in shown.stdout
-    assert "+the folder `src/legacy/`, plain `gone_module.py`, `./tools/gen.py:12`, [setup](docs/install.md)." in shown.stdout
+    assert (
+        "+the folder `src/legacy/`, plain `gone_module.py`, `./tools/gen.py:12`, [setup](docs/install.md)."
+        in shown.stdout
+    )
     before = (store / "project_app.md").read_text()
-    applied = run_curator("fix", str(store), "--apply", "--select", "CUR201", "--repo-root", str(repo))
+    applied = run_curator(
+        "fix", str(store), "--apply", "--select", "CUR201", "--repo-root", str(repo)
+    )
     assert applied.code == 0, applied.stderr
     assert (store / "project_app.md").read_text() == before.replace(
         "[setup](docs/setup.md)", "[setup](docs/install.md)"
@@ -181,7 +186,9 @@ def test_what_is_right_as_written_is_held_back_and_listed(tmp_path, make_store, 
     listed = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo), "--show-silenced")
     lines = [ln for ln in listed.stderr.splitlines() if "held back" in ln]
     assert len(lines) == 5
-    assert any(ln.startswith("memory/project_c.md:6:") and "(narrated 'removed')" in ln for ln in lines)
+    assert any(
+        ln.startswith("memory/project_c.md:6:") and "(narrated 'removed')" in ln for ln in lines
+    )
     assert any("session_2026-02-01_work.md:6:" in ln and "(journal)" in ln for ln in lines)
 
 
@@ -341,9 +348,13 @@ def test_home_is_the_repositorys_copy_of_claude_never_the_runners(
             "claude/hooks/old.sh": "echo\n",
         },
     )
-    commit(repo, "drop old hook", "2026-02-10", delete=("claude/hooks/old.sh", "claude/settings.json"))
+    commit(
+        repo, "drop old hook", "2026-02-10", delete=("claude/hooks/old.sh", "claude/settings.json")
+    )
     # The runner's home has the old hook: it must not vouch for the repository.
-    home = write_files(tmp_path / "home", {".claude/hooks/old.sh": "echo\n", ".config/t.toml": "x\n"})
+    home = write_files(
+        tmp_path / "home", {".claude/hooks/old.sh": "echo\n", ".config/t.toml": "x\n"}
+    )
     body = (
         "Hooks: `~/.claude/hooks/notify.sh` and `~/.claude/hooks/old.sh`.\n"
         "Settings in `~/.claude/settings.json`; tool config `~/.config/gone.toml`.\n"
@@ -364,7 +375,9 @@ def test_home_is_the_repositorys_copy_of_claude_never_the_runners(
     assert diagnostic["message"].startswith("'~/.claude/hooks/old.sh' was deleted in ")
 
     # Pinned in config, and no copy at all: nothing under ~ is checked.
-    config = write_files(tmp_path / "cfg", {".curator.yaml": "references: {home_in_repo: elsewhere}\n"})
+    config = write_files(
+        tmp_path / "cfg", {".curator.yaml": "references: {home_in_repo: elsewhere}\n"}
+    )
     pinned = lint_json(
         run_curator, store, "CUR201", "--repo-root", str(repo),
         "--config", str(config / ".curator.yaml"), env={"HOME": str(home)},

@@ -75,7 +75,9 @@ def test_a_plain_folder_has_no_history_and_says_so(tmp_path, make_store, run_cur
     store = make_store({"project_q.md": memory("`FlushQueue` and `RetryQueue`.\n")})
     run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo))
     assert found(run, "CUR202") == []
-    assert f"curator: path and symbol rules skipped: {repo.resolve()} has no git history" in run.stderr
+    assert (
+        f"curator: path and symbol rules skipped: {repo.resolve()} has no git history" in run.stderr
+    )
 
 
 def test_words_that_are_not_code_are_not_reported(tmp_path, make_store, run_curator):
@@ -112,7 +114,9 @@ def test_submodule_symbols_are_searched_from_the_superproject(tmp_path, make_sto
     lib = tmp_path / "lib-origin"
     commit(lib, "init", "2026-01-10", files={"core.py": "class CoreThing: ...\n"})
     sup = tmp_path / "super"
-    commit(sup, "init", "2026-01-10", files={"app.py": "class SuperThing: ...\nclass GoneThing: ...\n"})
+    commit(
+        sup, "init", "2026-01-10", files={"app.py": "class SuperThing: ...\nclass GoneThing: ...\n"}
+    )
     commit(sup, "drop gone", "2026-02-10", files={"app.py": "class SuperThing: ...\n"})
     git(sup, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "lib")
     git(sup, "commit", "-q", "-m", "add lib")
