@@ -33,6 +33,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "value": "its value",
         "max": "the limit",
         "unit": "the measure's unit (bytes, lines, characters)",
+        "lines": "the file's lines",
         "unseen": "how much of the file recall does not show",
         "first_unseen": "the line where what recall does not show begins",
     }
@@ -60,6 +61,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         if value - limit < max(1, params["min_over"]) or _long_by_nature(memory, params, journals):
             continue
         detail: dict[str, Any] = {"value": value, "max": limit, "metric": metric}
+        detail["lines"] = len(memory.lines)
         detail["unit"] = _UNITS.get(metric, "")
         if metric == "file_bytes":
             detail.update(_unseen(memory, limit))
