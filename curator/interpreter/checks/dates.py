@@ -49,6 +49,8 @@ PARAMS: dict[str, Any] = {
     # week or day, not one counted from the write date: such a phrase is left to the
     # explicit date's rule. A regex for an explicit date, and how near it must be.
     "anchor_pattern": None,
+    # Sayings that hold a date word and name no date ("jam tomorrow").
+    "idioms": [],
     "anchor_chars": 24,
 }
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
@@ -225,10 +227,14 @@ def _check_memory(
     written = write_date(ctx, memory)
     lines = _LineMarks(memory)
     fenced = memory.fenced_lines
+    starts = {c.start for c in candidates}
     for candidate in candidates:
         number, column = memory.locate(candidate.start)
         if number in fenced:
             continue
+        joined = _RANGE.match(memory.text, candidate.end)
+        if joined is not None and joined.end() in starts:
+            continue  # "Mar 3–Apr 28": one claim, judged by its end
         groups = candidate.groups
         when = date_reading.read_date(
             groups, memory.text[candidate.start : candidate.end], written.day, setup.tables, order
@@ -242,6 +248,8 @@ def _check_memory(
         offset = _has(groups, "offset")
         if (relative or offset) and _titled(memory, line[start : end + 3]):
             continue  # the memory's name says it: a title ("明天大盤預期"), not a plan
+        if (relative or offset) and _idiom(rule, line, start, end):
+            continue  # "jam tomorrow", "Rome wasn't built in a day": a saying, not a date
         if relative and _anchored(rule, line, start, end):
             continue  # "Apr 13 (this week)": the explicit date says which week
         intent = _judge(rule, setup.vocabulary, lines, number, line, start, end, relative, offset)
@@ -256,6 +264,18 @@ def _check_memory(
         if not counted and _YEAR.search(line, start, end) is None:
             counted = "the first after"  # no year written: counted from the write date
         yield _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
+
+
+def _idiom(rule: Rule, line: str, start: int, end: int) -> bool:
+    """Whether the phrase at line[start:end] is part of a listed saying."""
+    lower = line.lower()
+    for idiom in rule.params["idioms"]:
+        at = lower.find(idiom.lower())
+        while at >= 0:
+            if at < end and start < at + len(idiom):
+                return True
+            at = lower.find(idiom.lower(), at + 1)
+    return False
 
 
 def _anchored(rule: Rule, line: str, start: int, end: int) -> bool:
@@ -457,7 +477,7 @@ def _hit(
     detail = {
         "date": read_as,
         "date_text": date_text,
-        "matched_phrase": line[intent.start : intent.end].strip(" *_`"),
+        "matched_phrase": _phrase(line, intent, start, end),
         "intent": intent.kind,
         "intent_word": intent.word,
         "intent_label": "Deadline" if intent.kind == "deadline" else "Planned date",
@@ -472,3 +492,18 @@ def _hit(
 
 
 _YEAR = re.compile(r"(?<!\d)20\d\d(?!\d)")
+# What joins the two dates of a range: "Mar 3–Apr 28", "3. bis 28. April", "3月3日〜4月28日".
+_RANGE = re.compile(r"[ \t]*(?:[-–—~〜～]|to|through|until|bis|au|al|a|至|到)[ \t]*", re.IGNORECASE)
+_MARKUP = re.compile(r"\*\*|__|`|~~")
+
+
+def _phrase(line: str, intent: Intent, start: int, end: int) -> str:
+    """The date phrase as quoted: without markdown emphasis, and, when other items of a
+    list stand between the intent word and the date, only the two ("deadlines … April
+    27", not "deadlines**: April 24 initial drafts, April 27")."""
+    text = line[intent.start : intent.end]
+    word = intent.word
+    at = line.find(word, intent.start, start) if word else -1
+    if at >= 0 and any(mark in line[at + len(word) : start] for mark in ",;"):
+        text = f"{word} … {line[start:end]}"
+    return _MARKUP.sub("", text).strip(" *_:")
