@@ -11,9 +11,11 @@ from pathlib import Path
 import click
 
 from curator.commands.common import config_from, config_option, user_errors
+from curator.commands.terminal import echo
 from curator.errors import UserError
 from curator.findings.project import ProjectDir
 from curator.findings.store import STATUSES, Finding, FindingsStore, load, open_store, timestamp
+from curator.reporters.printable import visible
 from curator.store.masking import mask, mask_value
 
 FORMAT = click.option(
@@ -62,7 +64,7 @@ def project_of(store_path: Path | None, config_path: Path | None) -> ProjectDir:
 def line_of(finding: Finding) -> str:
     where = f"{finding.file}:{finding.line}" if finding.file else ",".join(finding.memory_files)
     head = f"{finding.id}  {finding.status:<12} {finding.code} {finding.kind:<20}"
-    return f"{head} {where}  {mask(finding.message)}"
+    return f"{head} {visible(where)}  {visible(mask(finding.message))}"
 
 
 def as_json(chosen: list[Finding]) -> str:
@@ -99,12 +101,12 @@ def list_command(
     project = project_of(one_store(named_store, store_path), config_path)
     chosen = load(project).sorted(None if status == "all" else status)
     if output_format == "json":
-        click.echo(as_json(chosen))
+        echo(as_json(chosen))
         return
     for finding in chosen:
-        click.echo(line_of(finding))
+        echo(line_of(finding))
     label = "" if status == "all" else f"{status} "
-    click.echo(f"{len(chosen)} {label}finding(s)")
+    echo(f"{len(chosen)} {label}finding(s)")
 
 
 @findings.command("show")
@@ -121,14 +123,14 @@ def show_command(
     store = load(project_of(named, config_path))
     chosen = [_find(store, i) for i in wanted]
     if output_format == "json":
-        click.echo(as_json(chosen))
+        echo(as_json(chosen))
         return
     for finding in chosen:
-        click.echo(line_of(finding))
+        echo(line_of(finding))
         for key, value in sorted(mask_value(finding.detail).items()):
-            click.echo(f"    {key}: {value}")
+            echo(f"    {key}: {visible(str(value))}")
         if finding.resolution:
-            click.echo(f"    resolution: {json.dumps(finding.resolution)}")
+            echo(f"    resolution: {json.dumps(finding.resolution)}")
 
 
 def _find(store: FindingsStore, finding_id: str) -> Finding:
@@ -202,10 +204,10 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
         project = project_of(named, config_path)
         changed = change_status(project, wanted, status, reason, action=action)
         if output_format == "json":
-            click.echo(as_json(changed))
+            echo(as_json(changed))
             return
         for finding in changed:
-            click.echo(f"{status} {finding.id} {finding.kind} {mask(finding.message)}")
+            echo(f"{status} {finding.id} {finding.kind} {mask(finding.message)}")
 
     return command
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from curator.models import Diagnostic, Rule
-from curator.store.masking import mask
+from curator.reporters.printable import visible
 
 FORMATS: dict[str, str] = {
     "full": "curator.reporters.text",
@@ -46,8 +46,11 @@ def get_reporter(name: str) -> Reporter:
 
 def display_path(path: Path, cwd: Path) -> str:
     """Relative to the working directory when below it, as ruff prints; else absolute.
-    Masked: a file name is text like any other (`reference_ghp_….md`)."""
-    return mask(_relative(path, cwd))
+    A file name is text like any other: masked (`reference_ghp_….md`), and its control
+    characters escaped, a line break included, so it prints on its own line only."""
+    from curator.store.masking import mask
+
+    return visible(mask(_relative(path, cwd)))
 
 
 def _relative(path: Path, cwd: Path) -> str:
