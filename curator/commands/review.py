@@ -45,9 +45,11 @@ ACTIONS = {
 def excerpt(path: Path, line: int) -> str:
     """Numbered lines around `line`, the finding's line marked with `>`; secrets masked."""
     try:
-        lines = mask(path.read_text(encoding="utf-8")).splitlines()
+        text = mask(path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        return f"    (cannot read {path.name}: {exc})"
+        return f"    (cannot read {visible(path.name)}: {exc})"
+    # Lines as the finding counts them: at `\n` only (a CR or a VT is part of its line).
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
     first, last = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
     width = len(str(last))
     return "\n".join(
@@ -113,13 +115,13 @@ def review(named_store: Path | None, store_path: Path | None, config_path: Path 
         try:
             outcome = act(action, finding, project, store, rel, shown_sha, index_sha, types)
         except StaleFile as exc:
-            click.secho(f"  skipped: {exc.message}", fg="yellow")
+            click.secho(f"  skipped: {visible(exc.message)}", fg="yellow")
             outcome = "skipped"
         except UserError as exc:
-            click.secho(f"  not done: {exc.message}", fg="yellow")
+            click.secho(f"  not done: {visible(exc.message)}", fg="yellow")
             outcome = "skipped"
         except click.ClickException as exc:  # the editor could not be started
-            click.secho(f"  not done: {exc.format_message()}", fg="yellow")
+            click.secho(f"  not done: {visible(exc.format_message())}", fg="yellow")
             outcome = "skipped"
         done[outcome] = done.get(outcome, 0) + 1
     summary = ", ".join(f"{n} {what}" for what, n in sorted(done.items())) or "nothing done"
@@ -147,7 +149,7 @@ def act(
     if rel is None:
         raise UserError(f"this finding is not about one memory file; {action} it by hand")
     if action == "prune":
-        if not click.confirm(f"  delete {rel} and its MEMORY.md line?", default=False):
+        if not click.confirm(f"  delete {visible(rel)} and its MEMORY.md line?", default=False):
             return "deferred"
         if index_sha is not None or (store / INDEX_NAME).exists():
             expect(store / INDEX_NAME, index_sha)  # prune rewrites the index too

@@ -120,3 +120,13 @@ def test_a_report_written_to_a_file_escapes_them_too(env: Env) -> None:
     env.curator("lint", "--output-format", "github", "-o", "report.txt")
     report = _clean((env.repo / "report.txt").read_text(encoding="utf-8"))
     assert "project_notes\\nFAKE \\u202eLINE.md" in report
+
+
+def test_review_shows_the_excerpt_escaped_and_lines_as_counted(env: Env) -> None:
+    assert env.curator("lint", "--persist").code == 1
+    run = env._run("review", cwd=env.repo, env=env.env(), input="d\n" * 8)  # defer each
+    out = _clean(run.stdout)
+    # Line 6 whole: the CR and VT inside it neither cut it nor shift the numbering.
+    assert (
+        "> 6 | Merge freeze begins 2026-03-05 \\x1b]0;pwned\\x07 bell\\x07 bs\\x08 cr\\r vt" in out
+    )
