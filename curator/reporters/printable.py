@@ -34,14 +34,23 @@ _ESCAPES: dict[int, str] = {
     code: _SHORT.get(chr(code)) or (f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}")
     for code in _CODES
 }
-_OUTPUT = {code: text for code, text in _ESCAPES.items() if chr(code) not in "\n\t"}
+# As character classes: a regex scan finds the rare control character at C speed, where
+# `str.translate` would look every character up.
+_ANY = re.compile("[" + "".join(re.escape(chr(code)) for code in _CODES) + "]")
+_IN_OUTPUT = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in _CODES if chr(c) not in "\n\t") + "]"
+)
 # A colour code (SGR) as curator paints one: ESC [ digits and semicolons m.
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def _escape(match: re.Match[str]) -> str:
+    return _ESCAPES[ord(match.group())]
+
+
 def visible(text: str) -> str:
     """`text` with every control character, line breaks included, written as an escape."""
-    return text.translate(_ESCAPES)
+    return _ANY.sub(_escape, text)
 
 
 def for_terminal(text: str, colour: bool) -> str:
@@ -49,9 +58,9 @@ def for_terminal(text: str, colour: bool) -> str:
     are, colour codes kept with `colour`, every other control escaped. curator paints
     only with colour on, so with it off an escape can only come from a memory."""
     if not colour or "\x1b" not in text:
-        return text.translate(_OUTPUT)
+        return _IN_OUTPUT.sub(_escape, text)
     parts = _COLOUR.split(text)
-    out = [parts[0].translate(_OUTPUT)]
+    out = [_IN_OUTPUT.sub(_escape, parts[0])]
     for code, part in zip(_COLOUR.findall(text), parts[1:], strict=True):
-        out.extend((code, part.translate(_OUTPUT)))
+        out.extend((code, _IN_OUTPUT.sub(_escape, part)))
     return "".join(out)
