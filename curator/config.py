@@ -111,7 +111,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "llm.timeout_seconds": (1, 3_600),
     "llm.max_retries": (0, 20),
     "llm.answer_attempts": (1, 20),
-    "llm.batch_poll_seconds": (1, 3_600),
+    "llm.batch_poll_seconds": (0, 3_600),
     "llm.batch_wait_seconds": (0, 604_800),
     "usage.window_days": (1, 3_650),
     "surfacer.max_pointer_chars": (20, 100_000),

@@ -10,6 +10,7 @@ import click
 
 from curator.commands.calibration import TARGETS, Calibration, calibrate, with_group_size
 from curator.commands.common import config_from, config_option, user_errors
+from curator.commands.terminal import echo
 from curator.errors import UserError
 from curator.interpreter.rulebook import check_prompts, load_rules
 
@@ -46,13 +47,13 @@ def calibrate_command(
         raise UserError("--group-size must be at least 2")
     result, notes = calibrate(labels, with_group_size(rule, group_size), config, not no_llm)
     for note in notes:
-        click.echo(f"curator: {note}", err=True)
+        echo(f"curator: {note}", err=True)
     if output_format == "json":
         data = asdict(result)
         data["candidate_recall"] = round(result.candidate_recall, 3)
-        click.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
         return
-    click.echo(report(result), nl=False)
+    echo(report(result), nl=False)
 
 
 def report(result: Calibration) -> str:

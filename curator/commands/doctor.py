@@ -23,6 +23,7 @@ from curator.commands.common import (
     config_option,
     user_errors,
 )
+from curator.commands.terminal import echo
 from curator.errors import UserError
 
 # The original plugin's `curator.*` setting -> its `.curator.yaml` form, `{}` for the value.
@@ -110,25 +111,25 @@ def doctor(config_path: Path | None) -> None:
 
     cwd = Path.cwd()
     config = config_from(config_path)
-    click.echo(f"config: {config.source or 'built-in defaults (no .curator.yaml found)'}")
+    echo(f"config: {config.source or 'built-in defaults (no .curator.yaml found)'}")
     try:
         target = resolve_targets([], config, cwd)[0]
     except UserError as exc:
-        click.echo(f"store: none ({exc})")
+        echo(f"store: none ({exc})")
     else:
-        click.echo(f"store: {target.store} (found by {target.found})")
+        echo(f"store: {target.store} (found by {target.found})")
         repo = target.repo
         where = str(repo.root) if repo.root else f"none ({repo.reason})"
-        click.echo(f"repository: {where}")
+        echo(f"repository: {where}")
     project = repo_root(cwd.resolve())
     moves = 0
     for path in settings_files(claude_config_dir(), project):
         for key, value in legacy_settings(path):
             moves += 1
-            click.echo(f"{path}: curator.{key} = {json.dumps(value)}")
-            click.echo(f"  in .curator.yaml: {equivalent(key, value)}")
+            echo(f"{path}: curator.{key} = {json.dumps(value)}")
+            echo(f"  in .curator.yaml: {equivalent(key, value)}")
     if moves:
-        click.echo(
+        echo(
             f"{moves} setting{'s' if moves != 1 else ''} of the original curator plugin: this "
             "curator reads .curator.yaml, not Claude Code's settings.json",
             err=True,

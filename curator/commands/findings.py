@@ -11,9 +11,11 @@ from pathlib import Path
 import click
 
 from curator.commands.common import config_from, config_option, user_errors
+from curator.commands.terminal import echo
 from curator.errors import UserError
 from curator.findings.project import ProjectDir
 from curator.findings.store import STATUSES, Finding, FindingsStore, load, open_store, timestamp
+from curator.reporters.printable import visible
 from curator.store.masking import mask, mask_value
 
 FORMAT = click.option(
@@ -66,7 +68,7 @@ def where_of(finding: Finding) -> str:
 def line_of(finding: Finding, short: str) -> str:
     """One finding in a line, named by its short id (`FindingsStore.short_ids`)."""
     head = f"{short:<9} {finding.status:<12} {finding.code} {finding.kind:<20}"
-    return f"{head} {where_of(finding)}  {mask(finding.message)}"
+    return f"{head} {visible(where_of(finding))}  {visible(mask(finding.message))}"
 
 
 def as_json(chosen: list[Finding]) -> str:
@@ -104,13 +106,13 @@ def list_command(
     store = load(project)
     chosen = store.sorted(None if status == "all" else status)
     if output_format == "json":
-        click.echo(as_json(chosen))
+        echo(as_json(chosen))
         return
     short = store.short_ids()
     for finding in chosen:
-        click.echo(line_of(finding, short[finding.id]))
+        echo(line_of(finding, short[finding.id]))
     label = "" if status == "all" else f"{status} "
-    click.echo(f"{len(chosen)} {label}finding(s)")
+    echo(f"{len(chosen)} {label}finding(s)")
 
 
 @findings.command("show")
@@ -127,16 +129,16 @@ def show_command(
     store = load(project_of(named, config_path))
     chosen = [_find(store, i) for i in wanted]
     if output_format == "json":
-        click.echo(as_json(chosen))
+        echo(as_json(chosen))
         return
     short = store.short_ids()
     for finding in chosen:
-        click.echo(line_of(finding, short[finding.id]))
-        click.echo(f"    id: {finding.id}")
+        echo(line_of(finding, short[finding.id]))
+        echo(f"    id: {finding.id}")
         for key, value in sorted(mask_value(finding.detail).items()):
-            click.echo(f"    {key}: {value}")
+            echo(f"    {key}: {visible(str(value))}")
         if finding.resolution:
-            click.echo(f"    resolution: {json.dumps(finding.resolution)}")
+            echo(f"    resolution: {json.dumps(finding.resolution)}")
 
 
 def _find(store: FindingsStore, finding_id: str) -> Finding:
@@ -223,11 +225,11 @@ def _status_command(name: str, status: str, help_text: str) -> click.Command:
         project = project_of(named, config_path)
         changed = change_status(project, wanted, status, reason, action=action)
         if output_format == "json":
-            click.echo(as_json(changed))
+            echo(as_json(changed))
             return
         short = load(project).short_ids()
         for finding in changed:
-            click.echo(f"{status} {short[finding.id]} {finding.kind} {mask(finding.message)}")
+            echo(f"{status} {short[finding.id]} {finding.kind} {mask(finding.message)}")
 
     return command
 

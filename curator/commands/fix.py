@@ -22,6 +22,7 @@ from curator.commands.common import (
     today_option,
     user_errors,
 )
+from curator.commands.terminal import echo
 from curator.config import Config
 from curator.errors import UserError
 from curator.findings.onlooker import storage_root
@@ -99,13 +100,13 @@ def fix(
         mine = [p for p in plans if _store_of(p.path, targets) == target.store]
         deltas.save_plan(project.fix_plan, mine, scope)
     if not plans:
-        click.echo("Nothing to fix.")
+        echo("Nothing to fix.")
         sys.exit(EXIT_CLEAN)
-    click.echo(deltas.render_diff(plans, {p.path: display_path(p.path, cwd) for p in plans}),
-               nl=False)  # fmt: skip
+    echo(deltas.render_diff(plans, {p.path: display_path(p.path, cwd) for p in plans}),
+         nl=False)  # fmt: skip
     count = sum(len(p.descriptions) for p in plans)
-    click.echo(f"{count} fixes in {len(plans)} files; apply this diff with `curator fix --apply`.",
-               err=True)  # fmt: skip
+    echo(f"{count} fixes in {len(plans)} files; apply this diff with `curator fix --apply`.",
+         err=True)  # fmt: skip
     sys.exit(EXIT_FINDINGS)
 
 
@@ -123,7 +124,7 @@ def _locked(projects: list[tuple[Target, ProjectDir]], cwd: Path) -> ExitStack:
             where = display_path(target.store, cwd)
             stack.enter_context(fix_lock(project.journal, where))
             if removed := sweep_store(target.store):
-                click.echo(f"curator: removed {removed} temporary files an interrupted "
+                echo(f"curator: removed {removed} temporary files an interrupted "
                            f"`curator fix` left in {where}", err=True)  # fmt: skip
         return stack.pop_all()
 
@@ -154,14 +155,14 @@ def _apply_locked(
     if not any(plans for _, _, plans in saved):
         for _, project, _ in saved:
             project.fix_plan.unlink(missing_ok=True)
-        click.echo("Nothing to apply: the diff `curator fix` last showed was empty.")
+        echo("Nothing to apply: the diff `curator fix` last showed was empty.")
         sys.exit(EXIT_CLEAN)
     moved = [m for _, _, plans in saved for m in deltas.moved_on(plans)]
     if moved:
         for path, reason in moved:
-            click.echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)
-        click.echo("curator: nothing applied; run `curator fix` to review the diff again",
-                   err=True)  # fmt: skip
+            echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)
+        echo("curator: nothing applied; run `curator fix` to review the diff again",
+             err=True)  # fmt: skip
         sys.exit(EXIT_FINDINGS)
     refused = False
     for target, project, plans in saved:
@@ -169,10 +170,10 @@ def _apply_locked(
         for p in plans:
             if p.path in outcome.applied:
                 for change in p.descriptions:
-                    click.echo(f"{display_path(p.path, cwd)}: {change}")
+                    echo(f"{display_path(p.path, cwd)}: {change}")
         if outcome.applied or not plans:
             project.fix_plan.unlink(missing_ok=True)  # applied: never again
-            click.echo("Undo with `curator fix --undo`.", err=True)
+            echo("Undo with `curator fix --undo`.", err=True)
         _report_refused(outcome, cwd)
         refused = refused or bool(outcome.refused)
     sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
@@ -192,12 +193,12 @@ def _undo_locked(config: Config, projects: list[tuple[Target, ProjectDir]], cwd:
         if outcome.journal is None:
             outcome = deltas.undo(legacy, within=target.store)
         if outcome.journal is None:
-            click.echo(f"curator: no applied fix to undo for {display_path(target.store, cwd)}",
-                       err=True)  # fmt: skip
+            echo(f"curator: no applied fix to undo for {display_path(target.store, cwd)}",
+                 err=True)  # fmt: skip
         for path in outcome.applied:
             kept = " (its secrets stay masked: curator keeps no copy of them)"
             note = kept if path in outcome.masked else ""
-            click.echo(f"restored {display_path(path, cwd)}{note}")
+            echo(f"restored {display_path(path, cwd)}{note}")
         _report_refused(outcome, cwd)
         refused = refused or bool(outcome.refused)
     sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
@@ -205,4 +206,4 @@ def _undo_locked(config: Config, projects: list[tuple[Target, ProjectDir]], cwd:
 
 def _report_refused(outcome: deltas.Outcome, cwd: Path) -> None:
     for path, reason in outcome.refused:
-        click.echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)
+        echo(f"curator: {display_path(path, cwd)}: {reason}", err=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from curator.commands.common import EXIT_CLEAN, EXIT_ERROR, config_from, config_option, user_errors
+from curator.commands.terminal import echo
 
 
 @click.command()
@@ -34,7 +35,7 @@ def history(repos: tuple[Path, ...], config_path: Path | None, quiet: bool) -> N
     if not roots:
         target = resolve_targets([], config, cwd)[0]
         if target.repo.root is None:
-            click.echo("curator: error: this project's store has no known repository", err=True)
+            echo("curator: error: this project's store has no known repository", err=True)
             sys.exit(EXIT_ERROR)
         roots = [target.repo.root]
     exclude = tuple(str(g) for g in config.get("references.history_exclude"))
@@ -44,7 +45,7 @@ def history(repos: tuple[Path, ...], config_path: Path | None, quiet: bool) -> N
         if index is None:
             failed = True
             if not quiet:
-                click.echo(f"curator: error: {root}: not a git repository with commits", err=True)
+                echo(f"curator: error: {root}: not a git repository with commits", err=True)
             continue
         stats = index.stats
         commits, paths, tokens = index.counts()
@@ -52,10 +53,10 @@ def history(repos: tuple[Path, ...], config_path: Path | None, quiet: bool) -> N
         if quiet:
             continue
         verb = {"built": "built", "updated": "updated", "cached": "up to date"}[stats.mode]
-        click.echo(
+        echo(
             f"{root}: {commits} commits, {paths} paths, {tokens} removed identifiers "
             f"({verb}, {stats.seconds:.2f} s)"
         )
         for limit in index.limits:
-            click.echo(f"curator: {root}: {limit}", err=True)
+            echo(f"curator: {root}: {limit}", err=True)
     sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)

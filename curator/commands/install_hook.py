@@ -10,6 +10,7 @@ import click
 
 from curator import clock
 from curator.commands.common import user_errors
+from curator.commands.terminal import echo
 from curator.findings import atomic
 from curator.session.settings_merge import HOOK_COMMAND, has_hook, merge_hook, parse_settings
 from curator.store.discovery import claude_config_dir
@@ -40,13 +41,13 @@ def install_hook(settings_path: Path | None, hook_command: str) -> None:
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     settings = parse_settings(text, str(path))
     if has_hook(settings, hook_command):
-        click.echo(f"curator: hook already installed in {path}")
+        echo(f"curator: hook already installed in {path}")
         return
     merged = merge_hook(settings, hook_command, str(path))
     if path.is_file():
         stamp = clock.now().strftime("%Y%m%dT%H%M%S")
         backup = path.with_name(f"{path.name}.curator-backup-{stamp}")
         shutil.copy2(path, backup)
-        click.echo(f"curator: backed up {path} to {backup}")
+        echo(f"curator: backed up {path} to {backup}")
     atomic.write_text(path, json.dumps(merged, indent=2) + "\n")
-    click.echo(f"curator: added the SessionStart hook ({hook_command}) to {path}")
+    echo(f"curator: added the SessionStart hook ({hook_command}) to {path}")

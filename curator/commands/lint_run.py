@@ -24,6 +24,7 @@ from curator.linting import LintResult, Target, lint_caches, resolve_targets
 from curator.linting import lint as run_lint
 from curator.models import Diagnostic, Rule, Severity
 from curator.reporters import ReportContext, get_reporter
+from curator.reporters.printable import for_terminal, visible
 
 
 def default_format() -> str:
@@ -90,7 +91,7 @@ def report_held_back(held: list[Diagnostic], cwd: Path, listing: bool) -> None:
         for d in held:
             where = f"{display_path(d.path, cwd)}:{d.line}:{d.column}"
             reason = d.detail.get("held_back", "")
-            echo(f"{where}: {d.code} held back ({reason}): {d.message}", err=True)
+            echo(f"{where}: {d.code} held back ({reason}): {visible(d.message)}", err=True)
         return
     reasons = Counter(str(d.detail.get("held_back", "")).split(" '")[0] for d in held)
     by_reason = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
@@ -193,9 +194,9 @@ def run(
         else get_reporter(fmt).render(result.diagnostics, ctx)
     )
     if output_file is not None:
-        output_file.write_text(text, encoding="utf-8")
+        output_file.write_text(for_terminal(text, ctx.color), encoding="utf-8")
     else:
-        echo(text, nl=False, color=ctx.color)  # escapes in memory text go when colour is off
+        echo(text, nl=False, color=ctx.color)  # control characters from memories escaped
 
     threshold = Severity.parse(fail_on or config.get("fail_on"))
     failing = any(d.severity >= threshold for d in result.diagnostics)

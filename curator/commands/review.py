@@ -13,6 +13,7 @@ import click
 
 from curator.commands.common import config_from, config_option, user_errors
 from curator.commands.findings import STORE, STORE_ARGUMENT, change_status, one_store, project_of
+from curator.commands.terminal import echo
 from curator.errors import UserError
 from curator.findings.project import ProjectDir
 from curator.findings.store import Finding, load
@@ -26,6 +27,7 @@ from curator.fixes.memory_edits import (
 )
 from curator.fixes.memory_edits import backup as take_backup
 from curator.models import MEMORY_TYPES
+from curator.reporters.printable import visible
 from curator.store.masking import mask, mask_value
 from curator.store.reading import INDEX_NAME
 
@@ -43,9 +45,11 @@ ACTIONS = {
 def excerpt(path: Path, line: int) -> str:
     """Numbered lines around `line`, the finding's line marked with `>`; secrets masked."""
     try:
-        lines = mask(path.read_text(encoding="utf-8")).splitlines()
+        text = mask(path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        return f"    (cannot read {path.name}: {exc})"
+        return f"    (cannot read {visible(path.name)}: {exc})"
+    # Lines as the finding counts them: at `\n` only (a CR or a VT is part of its line).
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
     first, last = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
     width = len(str(last))
     return "\n".join(
@@ -55,16 +59,16 @@ def excerpt(path: Path, line: int) -> str:
 
 
 def show(finding: Finding, number: int, total: int, path: Path | None) -> None:
-    click.echo("")
+    echo("")
     click.secho(f"[{number}/{total}] {finding.code} {finding.kind}", bold=True)
     # Findings are stored masked; masking again covers any kept before secrets were.
-    click.echo(f"  {mask(finding.message)}")
+    echo(f"  {visible(mask(finding.message))}")
     where = f"{finding.file}:{finding.line}" if finding.file else ", ".join(finding.memory_files)
-    click.echo(f"  at {where}")
+    echo(f"  at {visible(where)}")
     for key, value in sorted(mask_value(finding.detail).items()):
-        click.echo(f"    {key}: {value}")
+        echo(f"    {key}: {visible(str(value))}")
     if path is not None and path.is_file():
-        click.echo(excerpt(path, finding.line))
+        echo(excerpt(path, finding.line))
 
 
 def memory_rel(finding: Finding) -> str | None:
@@ -87,7 +91,7 @@ def review(named_store: Path | None, store_path: Path | None, config_path: Path 
     types = (*MEMORY_TYPES, *config_from(config_path).get("types.extra"))
     pending = load(project).sorted("open")
     if not pending:
-        click.echo("curator: no open findings.")
+        echo("curator: no open findings.")
         return
     legend = "  ".join(
         f"[{key}]{name[1:]}" if name[0] == key else name for key, name in ACTIONS.items()
@@ -111,17 +115,17 @@ def review(named_store: Path | None, store_path: Path | None, config_path: Path 
         try:
             outcome = act(action, finding, project, store, rel, shown_sha, index_sha, types)
         except StaleFile as exc:
-            click.secho(f"  skipped: {exc.message}", fg="yellow")
+            click.secho(f"  skipped: {visible(exc.message)}", fg="yellow")
             outcome = "skipped"
         except UserError as exc:
-            click.secho(f"  not done: {exc.message}", fg="yellow")
+            click.secho(f"  not done: {visible(exc.message)}", fg="yellow")
             outcome = "skipped"
         except click.ClickException as exc:  # the editor could not be started
-            click.secho(f"  not done: {exc.format_message()}", fg="yellow")
+            click.secho(f"  not done: {visible(exc.format_message())}", fg="yellow")
             outcome = "skipped"
         done[outcome] = done.get(outcome, 0) + 1
     summary = ", ".join(f"{n} {what}" for what, n in sorted(done.items())) or "nothing done"
-    click.echo(f"\ncurator: review finished: {summary}.")
+    echo(f"\ncurator: review finished: {summary}.")
 
 
 def act(
@@ -140,12 +144,12 @@ def act(
     if action == "acknowledge":
         reason = click.prompt("  reason", default="", show_default=False)
         change_status(project, [finding.id], "acknowledged", reason or None)
-        click.echo("  acknowledged")
+        echo("  acknowledged")
         return "acknowledged"
     if rel is None:
         raise UserError(f"this finding is not about one memory file; {action} it by hand")
     if action == "prune":
-        if not click.confirm(f"  delete {rel} and its MEMORY.md line?", default=False):
+        if not click.confirm(f"  delete {visible(rel)} and its MEMORY.md line?", default=False):
             return "deferred"
         if index_sha is not None or (store / INDEX_NAME).exists():
             expect(store / INDEX_NAME, index_sha)  # prune rewrites the index too
@@ -154,7 +158,7 @@ def act(
             project, [finding.id], "resolved", f"pruned {rel}", by="review", action="prune"
         )
         removed = f", removed MEMORY.md line {', '.join(map(str, lines))}" if lines else ""
-        click.echo(f"  pruned {rel}{removed} (backup in {backup})")
+        echo(f"  pruned {rel}{removed} (backup in {backup})")
         return "pruned"
     if action == "edit":
         path = inside_store(store, rel)
@@ -163,13 +167,13 @@ def act(
         click.edit(filename=str(path))
         changed = file_sha(path) != shown_sha
         note = "edited; the next scan re-checks it" if changed else "unchanged"
-        click.echo(f"  {note} (backup in {folder})")
+        echo(f"  {note} (backup in {folder})")
         return "edited" if changed else "deferred"
     if action == "reclassify":
         new_type = click.prompt("  new type", type=click.Choice(types))
         folder = set_type(project, store, rel, shown_sha, new_type)
         reason = f"{rel} is now type {new_type}"
         change_status(project, [finding.id], "resolved", reason, by="review", action="reclassify")
-        click.echo(f"  {reason} (backup in {folder})")
+        echo(f"  {reason} (backup in {folder})")
         return "reclassified"
     raise AssertionError(action)

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from curator.commands.common import config_from, config_option, user_errors
+from curator.commands.terminal import echo
 from curator.errors import UserError
 from curator.interpreter.checks import TEMPLATE_VALUES, detail_keys
 from curator.interpreter.rulebook import load_rules
@@ -32,27 +33,27 @@ def rule(code: str, output_format: str, config_path: Path | None) -> None:
     """Show the documentation of rule CODE (a code or a name), as `ruff rule` does."""
     found = _find(load_rules(config_from(config_path)), code)
     if output_format == "json":
-        click.echo(json.dumps(_as_dict(found), indent=2))
+        echo(json.dumps(_as_dict(found), indent=2))
         return
-    click.echo(f"# {found.name} ({found.code})\n")
-    click.echo(f"Check: {found.check}. Tier: {found.tier}. Severity: {found.severity}.")
+    echo(f"# {found.name} ({found.code})\n")
+    echo(f"Check: {found.check}. Tier: {found.tier}. Severity: {found.severity}.")
     if found.fixable:
-        click.echo("Fixable: `curator fix` shows the exact edit; `--apply` makes it.")
+        echo("Fixable: `curator fix` shows the exact edit; `--apply` makes it.")
     if found.opt_in:
-        click.echo(f"Opt-in: runs only when selected by code or name (`--select {found.code}`).")
-    click.echo(f"\n{found.summary}\n\n{found.docs}")
+        echo(f"Opt-in: runs only when selected by code or name (`--select {found.code}`).")
+    echo(f"\n{found.summary}\n\n{found.docs}")
     if found.params:
-        click.echo("\n## Parameters\n")
+        echo("\n## Parameters\n")
         for key, value in found.params.items():
-            click.echo(f"- `{key}`: {json.dumps(value, ensure_ascii=False)}")
-    click.echo("\n## Detail keys\n")
+            echo(f"- `{key}`: {json.dumps(value, ensure_ascii=False)}")
+    echo("\n## Detail keys\n")
     values = ", ".join(f"`{key}`" for key in TEMPLATE_VALUES)
-    click.echo(
+    echo(
         "What the diagnostic's `detail` holds; a message template may use each of these, "
         f"and {values}.\n"
     )
     for key, meaning in detail_keys(found).items():
-        click.echo(f"- `{key}`: {meaning}")
+        echo(f"- `{key}`: {meaning}")
 
 
 def _as_dict(r: Rule) -> dict[str, object]:
@@ -88,11 +89,11 @@ def list_rules(output_format: str = "text", config_path: Path | None = None) -> 
     """One line per rule: code, name, tier, severity, summary."""
     loaded = load_rules(config_from(config_path))
     if output_format == "json":
-        click.echo(json.dumps([_as_dict(r) for r in loaded], indent=2))
+        echo(json.dumps([_as_dict(r) for r in loaded], indent=2))
         return
     for r in sorted(loaded, key=lambda r: r.code):
         opt_in = " (opt-in)" if r.opt_in else ""
-        click.echo(f"{r.code}  {r.name:<28} {r.tier:<5} {r.severity!s:<7} {r.summary}{opt_in}")
+        echo(f"{r.code}  {r.name:<28} {r.tier:<5} {r.severity!s:<7} {r.summary}{opt_in}")
 
 
 @rules.command("test")
@@ -107,17 +108,15 @@ def test_rules(codes: tuple[str, ...], config_path: Path | None) -> None:
     for r in sorted(chosen, key=lambda r: r.code):
         for problem in rule_problems(r):
             failed += 1
-            click.echo(f"FAIL {r.code} {r.name}: {problem} ({r.source})")
+            echo(f"FAIL {r.code} {r.name}: {problem} ({r.source})")
         for result in run_rule_tests(r, loaded):
             if result.ok:
                 passed += 1
                 continue
             failed += 1
-            click.echo(
-                f"FAIL {r.code} {r.name}: {result.case.name} ({r.source}:{result.case.line})"
-            )
+            echo(f"FAIL {r.code} {r.name}: {result.case.name} ({r.source}:{result.case.line})")
             for failure in result.failures:
-                click.echo(f"     {failure}")
-    click.echo(f"{passed} passed, {failed} failed")
+                echo(f"     {failure}")
+    echo(f"{passed} passed, {failed} failed")
     if failed:
         sys.exit(1)

@@ -18,6 +18,7 @@ from curator.commands.common import (
     today_option,
     user_errors,
 )
+from curator.commands.terminal import echo
 from curator.config import Config
 from curator.findings.events import EventLog, event_log
 from curator.findings.project import project_dir
@@ -89,10 +90,10 @@ def scan(
     if quiet:
         return
     if output_format == "json":
-        click.echo(json.dumps(summaries, indent=2))
+        echo(json.dumps(summaries, indent=2))
         return
     for s in summaries:
-        click.echo(
+        echo(
             f"{s['store']}: {s['findings_new']} new, {s['findings_resolved']} resolved, "
             f"{s['findings_open']} open"
         )
@@ -131,6 +132,6 @@ def _scan_all(
         )
         for note in result.notes:
             if not quiet:
-                click.echo(f"curator: {note}", err=True)
+                echo(f"curator: {note}", err=True)
         summaries.append(report.payload(target.store) | {"open": [f.id for f in report.open]})
     return summaries

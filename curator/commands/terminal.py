@@ -1,8 +1,9 @@
 """Writing to the terminal without click: what `curator lint`'s click-free path needs.
 
-`echo` writes as `click.echo` does for text (a newline unless `nl=False`, a flush, and
-ANSI escape sequences removed when colour is off, or unset and the stream is not a
-terminal, so that escapes in a memory's text never reach a file or a pipe). `plain_main`
+`echo` writes as `click.echo` does for text (a newline unless `nl=False`, a flush), and
+is what every command writes through: control characters from a memory's text or file
+name are escaped visibly (`\x1b`), never obeyed, and colour codes go when colour is
+off, or unset and the stream is not a terminal. `plain_main`
 ends a command run without click as click's own `main` ends one: a closed pipe exits 1
 quietly, Ctrl-C prints `Aborted!` and exits 1.
 """
@@ -12,11 +13,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 import sys
 from collections.abc import Callable
 
 from curator.errors import UserError
+from curator.reporters.printable import for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -27,34 +28,30 @@ if TYPE_CHECKING:
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 _CLICK_GAVE_UP = 1  # click's main exits 1 on a closed pipe and on Ctrl-C
 
-# An ANSI escape sequence (CSI): ESC [, parameter bytes, intermediate bytes, a final byte.
-_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
 
-
-def strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text)
-
-
-def echo(text: str = "", *, err: bool = False, nl: bool = True, color: bool | None = None) -> None:
-    """Write `text` to stdout (stderr with `err`), as `click.echo` does for a string."""
+def echo(
+    text: object = "", *, err: bool = False, nl: bool = True, color: bool | None = None
+) -> None:
+    """Write `text` to stdout (stderr with `err`), as `click.echo` does for a string: the
+    one place curator's text reaches a terminal, a file or a pipe. Control characters are
+    escaped (`printable.for_terminal`); colour codes stay only when colour is on (`color`,
+    else whether the stream is a terminal)."""
     stream = sys.stderr if err else sys.stdout
     if stream is None:
         return  # no standard stream to write to (pythonw)
-    out = text + "\n" if nl else text
-    if out and _strips(stream, color):
-        out = strip_ansi(out)
+    out = str(text) + "\n" if nl else str(text)
     if out:
-        stream.write(out)
+        stream.write(for_terminal(out, _colours(stream, color)))
     stream.flush()
 
 
-def _strips(stream: Any, color: bool | None) -> bool:
+def _colours(stream: Any, color: bool | None) -> bool:
     if color is not None:
-        return not color
+        return color
     try:
-        return not stream.isatty()
+        return bool(stream.isatty())
     except (AttributeError, ValueError):
-        return True
+        return False
 
 
 def user_errors(func: F) -> F:

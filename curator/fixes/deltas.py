@@ -91,19 +91,28 @@ def render_diff(plans: list[FilePlan], display: dict[Path, str]) -> str:
     secret masked on both sides: a redaction's `-` line shows `ghp_…(40)`, not the token."""
     out: list[str] = []
     for p in plans:
-        before = p.path.read_text(encoding="utf-8") if p.path.exists() else ""
+        # Lines as the edits count them: at `\n` only (a CR or a VT inside a line is
+        # part of it, shown escaped).
+        before = p.path.read_bytes().decode("utf-8") if p.path.exists() else ""
         after = mask(apply_edits(before, p.edits))
         before = mask(before)
         name = display.get(p.path, str(p.path))
         out.extend(
             unified_diff(
-                before.splitlines(keepends=True),
-                after.splitlines(keepends=True),
+                _lines(before),
+                _lines(after),
                 fromfile=f"a/{name}",
                 tofile=f"b/{name}",
             )
         )
     return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+def _lines(text: str) -> list[str]:
+    """Lines at `\n` only, with their ends; a CRLF shown as a plain line end."""
+    lines = text.split("\n")
+    ends = [line.removesuffix("\r") + "\n" for line in lines[:-1]]
+    return ends + ([lines[-1]] if lines[-1] else [])
 
 
 PLAN_VERSION = 1

@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, cast
 
 from curator.models import Diagnostic, Rule
-from curator.store.masking import mask
+from curator.reporters.printable import visible
 
 FORMATS: dict[str, str] = {
     "full": "curator.reporters.text",
@@ -45,10 +46,14 @@ def get_reporter(name: str) -> Reporter:
     return cast(Reporter, importlib.import_module(FORMATS[name]))
 
 
+@lru_cache(maxsize=4096)  # a 30,000-line index gives 60,000 diagnostics on one file
 def display_path(path: Path, cwd: Path) -> str:
     """Relative to the working directory when below it, as ruff prints; else absolute.
-    Masked: a file name is text like any other (`reference_ghp_….md`)."""
-    return mask(_relative(path, cwd))
+    A file name is text like any other: masked (`reference_ghp_….md`), and its control
+    characters escaped, a line break included, so it prints on its own line only."""
+    from curator.store.masking import mask
+
+    return visible(mask(_relative(path, cwd)))
 
 
 def _relative(path: Path, cwd: Path) -> str:

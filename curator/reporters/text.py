@@ -8,6 +8,7 @@ from pathlib import Path
 
 from curator.models import Diagnostic, Severity
 from curator.reporters import ReportContext, by_store, display_path
+from curator.reporters.printable import visible
 from curator.store.files import NotReadable, read_regular
 from curator.store.masking import Shown, shown
 from curator.store.reading import MAX_BYTES
@@ -33,21 +34,23 @@ def _source(path: Path) -> Shown:
 def _header(d: Diagnostic, ctx: ReportContext) -> str:
     where = f"{display_path(d.path, ctx.cwd)}:{d.line}:{d.column}:"
     code = _paint(d.code, "1;" + _COLORS[d.severity], ctx.color)
-    return f"{_paint(where, '1', ctx.color)} {code} {d.message}"
+    return f"{_paint(where, '1', ctx.color)} {code} {visible(d.message)}"
 
 
 def _snippet(d: Diagnostic, ctx: ReportContext) -> list[str]:
     source = _source(d.path)
     if not 1 <= d.line <= len(source.lines):
         return []
-    text = source.lines[d.line - 1].replace("\t", " ")
+    raw = source.lines[d.line - 1].replace("\t", " ")
+    text = visible(raw)
     gutter = len(str(d.line))
     pad = " " * gutter
-    # Columns are the file's; a masked secret before them moves them on the shown line.
-    column = source.column(d.line, d.column)
+    # Columns are the file's; a masked secret before them moves them on the shown line,
+    # and so does an escaped control character (`\x1b` is four columns).
+    column = _escaped(raw, source.column(d.line, d.column))
     end = column + 1
     if d.end_line == d.line and d.end_column > d.column:
-        end = max(source.column(d.line, d.end_column), end)
+        end = max(_escaped(raw, source.column(d.line, d.end_column)), end)
     width = max(1, min(end, len(text) + 1) - column)
     caret = " " * (column - 1) + _paint("^" * width, _COLORS[d.severity], ctx.color)
     bar = _paint("|", "34", ctx.color)
@@ -57,6 +60,11 @@ def _snippet(d: Diagnostic, ctx: ReportContext) -> list[str]:
         f"{pad} {bar} {caret} {_paint(str(d.severity), _COLORS[d.severity], ctx.color)}",
         f"{pad} {bar}",
     ]
+
+
+def _escaped(line: str, column: int) -> int:
+    """Where column `column` of `line` is once its control characters are escaped."""
+    return len(visible(line[: column - 1])) + 1
 
 
 def _noun(n: int) -> str:

@@ -106,7 +106,13 @@ def shown(text: str) -> Shown:
             end = start + text.find("\n", secret.start) - secret.start  # up to its line's end
         edits.setdefault(line, []).append((start, end, len(masked_form(secret.value))))
     masked = hide(text, found) if found else text
-    return Shown(masked, tuple(masked.splitlines()), {k: tuple(v) for k, v in edits.items()})
+    return Shown(masked, _lines(masked), {k: tuple(v) for k, v in edits.items()})
+
+
+def _lines(text: str) -> tuple[str, ...]:
+    """Lines as diagnostics count them: at `\n` only (a CR, VT, FF or U+2028 inside a
+    line is a character of it, shown escaped), a CRLF's CR dropped."""
+    return tuple(line.removesuffix("\r") for line in text.split("\n"))
 
 
 def mask(text: str) -> str:

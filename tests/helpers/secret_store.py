@@ -30,8 +30,12 @@ def rand(n: int, alphabet: str = ALNUM) -> str:
 def password(n: int = 14) -> str:
     """A random password with a digit and a symbol in it: letters alone in camel case
     read as a name (`accessToken`), and a test must not depend on the draw."""
-    # Symbols a URL's password and an assignment's value both keep whole.
-    return rand(n - 2, ALNUM + "%+!") + secrets.choice("23456789") + secrets.choice("%+")
+    # Symbols a URL's password and an assignment's value both keep whole; never `%` first,
+    # or `%Ab12%` would be drawn now and then, which the rules rightly read as `%VAR%`.
+    while True:
+        value = rand(n - 2, ALNUM + "%+!") + secrets.choice("23456789") + secrets.choice("%+")
+        if not value.startswith("%"):
+            return value
 
 
 def pem_body() -> str:
