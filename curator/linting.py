@@ -269,4 +269,14 @@ def lint(
         result.stores.append(store.root)
         result.memories += len(store.memories)
     result.notes.extend(skip_notes(skipped))
+    result.notes.extend(_git_notes(result.notes))
     return result
+
+
+def _git_notes(notes: list[str]) -> list[str]:
+    """One line per folder where git gave no answer (killed at its bound, or refused),
+    unless a note says so already."""
+    from curator.git import unavailable
+
+    said = [f"history unavailable for {where}: {why}" for where, why in unavailable().items()]
+    return [line for line in said if not any(line in note for note in notes)]
