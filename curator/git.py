@@ -74,6 +74,9 @@ SAFE_ENV = {
 LISTING_SECONDS = 10
 
 _drivers: dict[str, tuple[str, ...] | None] = {}  # cwd -> its filter drivers (None: refused)
+# Process groups of git calls still running. Their own groups take them out of reach of a
+# signal to curator's (Ctrl-C, the hook's hard limit): `kill_all` reaches them, at exit too.
+_live: set[int] = set()
 _unavailable: dict[str, str] = {}  # cwd -> why git gave no answer there
 
 
@@ -191,6 +194,7 @@ def _run(
         )
     except OSError:
         return None
+    _started(proc)
     try:
         out, err = proc.communicate(stdin, timeout=seconds)
     except subprocess.TimeoutExpired:
@@ -248,6 +252,7 @@ def stream(
     except OSError:
         yield None
         return
+    _started(proc)
     running = Stream(proc)
     watchdog = threading.Timer(seconds, running.kill)
     watchdog.daemon = True
@@ -269,6 +274,22 @@ def end(proc: subprocess.Popen[bytes]) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(Exception):
         proc.wait()
+    _live.discard(proc.pid)
+
+
+def kill_all() -> None:
+    """Kill every git call of this process still running, with what it started."""
+    for group in list(_live):
+        with contextlib.suppress(OSError):
+            os.killpg(group, signal.SIGKILL)
+
+
+def _started(proc: subprocess.Popen[bytes]) -> None:
+    if not _live:
+        import atexit
+
+        atexit.register(kill_all)  # registering twice only kills twice
+    _live.add(proc.pid)
 
 
 def _close(proc: subprocess.Popen[bytes]) -> None:

@@ -286,3 +286,45 @@ def test_a_fifo_in_place_of_a_tracked_file_is_never_read(
     assert_clean(lint, codes=(1,))
     assert "CUR201" in {d["code"] for d in json.loads(lint.stdout)}
     assert "history unavailable" not in lint.stderr
+
+
+def _in(folder: Path) -> list[str]:
+    """The processes whose working folder is `folder` (git runs with `-C` there)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.readlink(entry / "cwd") == str(folder):
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc")
+def test_the_hooks_hard_limit_kills_its_git_calls(
+    tmp_path: Path, run_curator: Callable[..., Run]
+) -> None:
+    """git runs in a process group of its own (so that its timeout kills what it
+    started); the hook's background child, killed at `cheap.background_limit_seconds`,
+    must take a git call that never answers with it."""
+    env = _project(tmp_path, run_curator)
+    fifo = env.repo / ".gitattributes"
+    fifo.unlink()
+    os.mkfifo(fifo)
+    _restat(env.repo)
+    env.config(
+        "cheap:\n  skip_if_session_age_under_seconds: 0\n  hook_timeout_ms: 1000\n"
+        "  background_limit_seconds: 2\n"
+    )
+    try:
+        run = env.hook()
+        assert_clean(run, codes=(0,))
+        deadline = time.monotonic() + 30
+        while _in(env.repo) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = _in(env.repo)
+    finally:
+        _release(fifo)
+    assert left == []

@@ -509,7 +509,10 @@ class _Collected:
     def __init__(self, repo: Path, args: list[str], revs: list[str], deadline: float) -> None:
         self.out: list[bytes] = []
         self.err = b""
-        self.thread = threading.Thread(target=self._run, args=(repo, args, revs, deadline))
+        # A daemon: Ctrl-C ends the run at once (`git.kill_all` at exit stops its git).
+        self.thread = threading.Thread(
+            target=self._run, args=(repo, args, revs, deadline), daemon=True
+        )
         self.thread.start()
 
     def _run(self, repo: Path, args: list[str], revs: list[str], deadline: float) -> None:
@@ -575,18 +578,18 @@ def _run_pass(
         proc = running.proc
         assert proc.stdout is not None and proc.stderr is not None
         if stdin is not None and proc.stdin is not None:
-            feeder = threading.Thread(target=_feed, args=(proc.stdin, stdin))
+            feeder = threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True)
             feeder.start()
         errors: list[bytes] = []
         stderr_stream = proc.stderr
-        reader = threading.Thread(target=lambda: errors.append(stderr_stream.read()))
+        reader = threading.Thread(target=lambda: errors.append(stderr_stream.read()), daemon=True)
         reader.start()
         try:
             consume(_chunks(proc.stdout))
         finally:
             proc.stdout.close()  # a consumer that stopped early lets git end
-            code = proc.wait()
-            reader.join()
+        code = proc.wait()  # an error above (Ctrl-C) kills git instead, leaving `stream`
+        reader.join()
     stderr = b"".join(errors)
     if running.expired:
         stderr += _KILLED

@@ -140,7 +140,7 @@ def _child(
     """Do the work and send the answer; exit without returning, whatever happens."""
     status = 0
     try:
-        os.setsid()  # its own process group: the hard limit takes its git calls along
+        os.setsid()  # its own process group: the hard limit takes what it started along
         # Claude Code waits until the hook's stdout and stderr close: let go of them.
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
@@ -172,4 +172,7 @@ def _child(
 
 
 def _kill_group(signum: int, frame: object) -> None:
+    from curator.git import kill_all  # git runs in groups of its own
+
+    kill_all()
     os.killpg(os.getpgid(0), signal.SIGKILL)
