@@ -328,3 +328,23 @@ def test_the_hooks_hard_limit_kills_its_git_calls(
     finally:
         _release(fifo)
     assert left == []
+
+
+def test_a_filter_driver_git_cannot_be_told_to_skip_refuses_the_call(
+    tmp_path: Path, run_curator: Callable[..., Run]
+) -> None:
+    """`-c filter.a=b.clean=` sets `filter.a` (git splits at the first `=`): a driver
+    named so cannot be emptied, so the calls that could run it are not made."""
+    env = _project(tmp_path, run_curator)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    (env.repo / ".gitattributes").write_text("* filter=ev=il\n", encoding="utf-8")
+    _config(env.repo, "filter.ev=il.clean", f"touch {marks / 'clean'}; cat")
+    _restat(env.repo)
+    lint = env.curator("lint", "--output-format", "json")
+    assert_clean(lint, codes=(1,))
+    assert list(marks.iterdir()) == []
+    assert (
+        f"curator: history unavailable for {env.repo}: a filter driver's name holds '=', "
+        "so git cannot be told to skip it\n"
+    ) in lint.stderr
