@@ -277,6 +277,7 @@ def lint(
         result.stores.append(store.root)
         result.memories += len(store.memories)
     result.notes.extend(skip_notes(skipped))
+    result.notes.extend(_git_notes(result.notes))
     return result
 
 
@@ -286,3 +287,12 @@ def _failed_codes(chosen: list[Rule], failures: list[Any]) -> set[str]:
     asked = {f.rule for f in failures}
     sweep = "pair sweep" in asked
     return {r.code for r in chosen if r.code in asked or (sweep and r.check == "pairs")}
+
+
+def _git_notes(notes: list[str]) -> list[str]:
+    """One line per folder where git gave no answer (killed at its bound, or refused),
+    unless a note says so already."""
+    from curator.git import unavailable
+
+    said = [f"history unavailable for {where}: {why}" for where, why in unavailable().items()]
+    return [line for line in said if not any(line in note for note in notes)]

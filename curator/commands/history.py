@@ -26,6 +26,7 @@ def history(repos: tuple[Path, ...], config_path: Path | None, quiet: bool) -> N
     store talks about): every path they ever tracked and every identifier their code lost.
     """
     from curator.findings.onlooker import cache_dir
+    from curator.git import unavailable
     from curator.linting import resolve_targets
     from curator.repo.history import open_index
 
@@ -45,7 +46,11 @@ def history(repos: tuple[Path, ...], config_path: Path | None, quiet: bool) -> N
         if index is None:
             failed = True
             if not quiet:
-                echo(f"curator: error: {root}: not a git repository with commits", err=True)
+                why = unavailable().get(str(root))
+                problem = (
+                    f"history unavailable: {why}" if why else "not a git repository with commits"
+                )
+                echo(f"curator: error: {root}: {problem}", err=True)
             continue
         stats = index.stats
         commits, paths, tokens = index.counts()

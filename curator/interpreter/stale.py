@@ -64,10 +64,15 @@ def history_index(ctx: Context, rule: Rule) -> Index | None:
     if index is None:
         ctx.skipped.add(rule.code)
         if ctx.deadline is None:
+            from curator.git import unavailable
+
+            why = unavailable().get(str(repo))
             _note(
                 ctx,
-                f"path and symbol rules skipped: {repo} has no git history to show what it "
-                "had and lost (not a git repository, or no commits)",
+                f"path and symbol rules skipped: history unavailable for {repo}: {why}"
+                if why
+                else f"path and symbol rules skipped: {repo} has no git history to show what "
+                "it had and lost (not a git repository, or no commits)",
             )
     return index  # type: ignore[no-any-return]
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
-from curator.git import git_output
+from curator.git import git_output, stream
 
 CACHE_VERSION = 1
 GIT_SECONDS = 20.0  # a first `git log` on a long history; past it, mtimes are used
@@ -107,25 +106,17 @@ def _last_days(repo: Path, spec: str, wanted: set[str]) -> dict[str, date] | Non
     """
     if not wanted:
         return {}
-    import subprocess  # a store with no repository never gets here
-
-    args = ["git", "-C", str(repo), "-c", "log.showSignature=false", "log", "--no-renames",
-            f"--format={_MARK}%ad", "--date=short", "--name-only", "-z", "HEAD", "--",
-            spec]  # fmt: skip
-    try:
-        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    except OSError:
-        return None
-    assert process.stdout is not None
+    args = ["log", "--no-renames", f"--format={_MARK}%ad", "--date=short", "--name-only",
+            "-z", "HEAD", "--", spec]  # fmt: skip
     days: dict[str, date] = {}
     day: date | None = None
     pending = b""
-    deadline = time.monotonic() + GIT_SECONDS
-    try:
+    with stream(repo, args, GIT_SECONDS) as running:
+        if running is None:
+            return None
+        assert running.proc.stdout is not None
         while len(days) < len(wanted):
-            if time.monotonic() > deadline:
-                return None
-            chunk = os.read(process.stdout.fileno(), 1 << 16)
+            chunk = os.read(running.proc.stdout.fileno(), 1 << 16)
             if not chunk:
                 break
             *tokens, pending = (pending + chunk).split(b"\0")
@@ -135,11 +126,9 @@ def _last_days(repo: Path, spec: str, wanted: set[str]) -> dict[str, date] | Non
                     day = _day(text[1:])
                 elif text and day is not None and text in wanted:
                     days.setdefault(text, day)
-    finally:
-        process.kill()
-        process.wait()
-        process.stdout.close()
-    return days
+    # Killed at the bound: the newest days of the rest were never read (leaving early
+    # once every file is dated kills git too, and is no loss).
+    return None if running.expired else days
 
 
 def _day(text: str) -> date | None:

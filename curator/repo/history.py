@@ -24,7 +24,6 @@ import fnmatch
 import os
 import re
 import sqlite3
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -32,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from curator.git import git_ok, git_output
+from curator.git import bound, git_ok, git_output, stream
 from curator.hashing import sha256_text
 
 VERSION = "2"
@@ -61,6 +60,14 @@ MAX_RESUMES = 200  # passes restarted past an object git cannot read
 _INCOMPLETE = (b"fatal:", b"error:", b"unable to read", b"missing blob", b"could not read")
 _RENAMES_SKIPPED = (b"rename detection was skipped", b"too many files")
 _RENAME_LIMIT = "32767"
+BUILD_SECONDS = 600  # all the passes of one build or update (5,000 commits take 1.4 s)
+
+
+_KILLED = b"\nerror: git did not end within its bound and was killed"
+
+
+class Unanswered(OSError):
+    """A pass of git did not end within the build's bound: history unavailable."""
 
 
 @dataclass(frozen=True)
@@ -381,7 +388,9 @@ def _fill(
     db: sqlite3.Connection, repo: Path, head: str, since: str | None, exclude: tuple[str, ...]
 ) -> list[str]:
     """Add the commits of `since..head` (all of history when `since` is None), newest
-    events winning over what the index already holds. Returns the limits met."""
+    events winning over what the index already holds. Returns the limits met; raises
+    Unanswered when a pass was killed at the bound (a part of history was never read)."""
+    deadline = time.monotonic() + bound(BUILD_SECONDS)
     limits: list[str] = []
     if _git_text(repo, "rev-parse", "--is-shallow-repository") == "true":
         limits.append(
@@ -403,8 +412,8 @@ def _fill(
     # git does the work; run the three passes at once and read the small ones in threads.
     first_parent = ["--first-parent", "--diff-merges=first-parent"]
     collected = [
-        _Collected(repo, name_status, [spec]),
-        _Collected(repo, [*name_status, *first_parent], [spec]),
+        _Collected(repo, name_status, [spec], deadline),
+        _Collected(repo, [*name_status, *first_parent], [spec], deadline),
     ]
     tokens: dict[bytes, tuple[int, str]] = {}
     defined: set[bytes] = set()
@@ -416,14 +425,17 @@ def _fill(
     else:
         # Excluded files are skipped while parsing: a pathspec glob makes git 2-3x slower.
         skip = _excluded(exclude)
-        args = ["log", "-p", "--unified=0", "--no-color", "--no-ext-diff", "-M",
-                "--format=" + _HEADER]  # fmt: skip
+        args = ["log", "-p", "--unified=0", "--no-color", "-M", "--format=" + _HEADER]
         parser = _RemovedTokens(commits.id, tokens, defined, skip)
-        stderr = _resumable(repo, args, [spec], parser.feed, parser.last)
+        stderr = _resumable(repo, args, [spec], parser.feed, parser.last, deadline)
+        if _KILLED in stderr:
+            raise Unanswered(stderr.decode("utf-8", "replace"))
         limits.extend(_limits_from(stderr))
     events: dict[str, tuple[int, str, int, str | None]] = {}  # path -> (time, event, cid, target)
     for run in collected:
         out, stderr = run.result()
+        if _KILLED in stderr:
+            raise Unanswered(stderr.decode("utf-8", "replace"))
         _path_events(out, commits.id, events)
         limits.extend(_limits_from(stderr))
     commits.save()
@@ -441,15 +453,17 @@ def _resumable(
     revs: list[str],
     consume: Callable[[Iterator[bytes]], None],
     last: Callable[[], str | None],
+    deadline: float,
 ) -> bytes:
     """Run a `git log` pass; when git stops at an object it cannot read (a damaged or
     partly fetched clone), go on from the commit after the last one it showed, over the
-    same list of commits (`--no-walk=unsorted --stdin`). Returns all stderr."""
-    stderr = _run_pass(repo, [*args, *revs], consume)
+    same list of commits (`--no-walk=unsorted --stdin`). Returns all stderr. Raises
+    Unanswered when a pass ran into `deadline`."""
+    stderr = _run_pass(repo, [*args, *revs], consume, deadline)
     order: list[str] | None = None
     position, shown = 0, None
     for _ in range(MAX_RESUMES):
-        if not any(m in stderr.lower() for m in _UNREADABLE):
+        if _KILLED in stderr or not any(m in stderr.lower() for m in _UNREADABLE):
             break
         if order is None:
             walk = ["--first-parent"] if "--first-parent" in args else []
@@ -463,7 +477,8 @@ def _resumable(
         if position >= len(order):
             break
         stdin = "\n".join(order[position:]).encode()
-        stderr += _run_pass(repo, [*args, "--no-walk=unsorted", "--stdin"], consume, stdin)
+        more = [*args, "--no-walk=unsorted", "--stdin"]
+        stderr += _run_pass(repo, more, consume, deadline, stdin)
     return stderr
 
 
@@ -491,14 +506,17 @@ class _Commits:
 class _Collected:
     """A git pass whose whole output is read by a thread while other work goes on."""
 
-    def __init__(self, repo: Path, args: list[str], revs: list[str]) -> None:
+    def __init__(self, repo: Path, args: list[str], revs: list[str], deadline: float) -> None:
         self.out: list[bytes] = []
         self.err = b""
-        self.thread = threading.Thread(target=self._run, args=(repo, args, revs))
+        # A daemon: Ctrl-C ends the run at once (`git.kill_all` at exit stops its git).
+        self.thread = threading.Thread(
+            target=self._run, args=(repo, args, revs, deadline), daemon=True
+        )
         self.thread.start()
 
-    def _run(self, repo: Path, args: list[str], revs: list[str]) -> None:
-        self.err = _resumable(repo, args, revs, self.out.extend, self._last)
+    def _run(self, repo: Path, args: list[str], revs: list[str], deadline: float) -> None:
+        self.err = _resumable(repo, args, revs, self.out.extend, self._last, deadline)
 
     def _last(self) -> str | None:
         for block in reversed(self.out):
@@ -545,38 +563,37 @@ def _run_pass(
     repo: Path,
     args: list[str],
     consume: Callable[[Iterator[bytes]], None],
+    deadline: float,
     stdin: bytes | None = None,
 ) -> bytes:
-    """Stream `git ARGS` stdout into `consume` (`stdin` fed to git); return stderr."""
-    env = dict(os.environ, GIT_NO_LAZY_FETCH="1", LC_ALL="C", GIT_TERMINAL_PROMPT="0")
-    command = ["git", "-C", str(repo), "-c", f"diff.renameLimit={_RENAME_LIMIT}",
-               "-c", "core.quotePath=off", "-c", "log.showSignature=false", *args]  # fmt: skip
-    try:
-        proc = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            env=env,
-        )
-    except OSError as exc:
-        return f"error: {exc}".encode()
-    assert proc.stdout is not None and proc.stderr is not None
-    if stdin is not None and proc.stdin is not None:
-        feeder = threading.Thread(target=_feed, args=(proc.stdin, stdin))
-        feeder.start()
-    errors: list[bytes] = []
-    stderr_stream = proc.stderr
-    reader = threading.Thread(target=lambda: errors.append(stderr_stream.read()))
-    reader.start()
-    try:
-        consume(_chunks(proc.stdout))
-    finally:
-        proc.stdout.close()
-        code = proc.wait()
+    """Stream `git ARGS` stdout into `consume` (`stdin` fed to git); return stderr, which
+    holds _KILLED when git was killed at `deadline`."""
+    env = {"LC_ALL": "C"}
+    config = [("diff.renameLimit", _RENAME_LIMIT), ("core.quotePath", "off")]
+    left = max(0.001, deadline - time.monotonic())
+    with stream(repo, args, left, config=config, env=env, stdin=stdin is not None,
+                stderr=True) as running:  # fmt: skip
+        if running is None:
+            return b"error: git could not be run"
+        proc = running.proc
+        assert proc.stdout is not None and proc.stderr is not None
+        if stdin is not None and proc.stdin is not None:
+            feeder = threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True)
+            feeder.start()
+        errors: list[bytes] = []
+        stderr_stream = proc.stderr
+        reader = threading.Thread(target=lambda: errors.append(stderr_stream.read()), daemon=True)
+        reader.start()
+        try:
+            consume(_chunks(proc.stdout))
+        finally:
+            proc.stdout.close()  # a consumer that stopped early lets git end
+        code = proc.wait()  # an error above (Ctrl-C) kills git instead, leaving `stream`
         reader.join()
     stderr = b"".join(errors)
-    if code != 0:
+    if running.expired:
+        stderr += _KILLED
+    elif code != 0:
         stderr += f"\nerror: git exited with status {code}".encode()
     return stderr
 

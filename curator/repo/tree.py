@@ -119,11 +119,27 @@ def state_key(root: Path, timeout: float = 60.0) -> str | None:
         if not entry or entry.startswith(b"??"):
             continue
         rel = entry[3:].decode("utf-8", "surrogateescape")
-        try:
-            digest.update((root / rel).read_bytes())
-        except OSError:
-            digest.update(b"<gone>")
+        digest.update(_content(root / rel))
     return f"{head.decode().strip()}+{digest.hexdigest()[:16]}"
+
+
+def _content(path: Path) -> bytes:
+    """A changed file's bytes; a FIFO or device put where a tracked file was is never
+    read (opened non-blocking, checked regular on the open descriptor)."""
+    try:
+        flags = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)  # POSIX only
+        fd = os.open(path, os.O_RDONLY | flags)
+    except OSError:
+        return b"<gone>"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b"<special>"
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    except OSError:
+        return b"<gone>"
+    finally:
+        os.close(fd)
 
 
 def _git_ls_files(root: Path) -> tuple[str, ...] | None:

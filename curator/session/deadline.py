@@ -181,5 +181,8 @@ def _own_group_with_limit(limit: int) -> None:
 
 
 def _kill_group(signum: int, frame: object) -> None:
+    from curator.git import kill_all  # git runs in groups of its own
+
+    kill_all()
     if sys.platform != "win32":  # set only by the forked child's alarm
         os.killpg(os.getpgid(0), signal.SIGKILL)

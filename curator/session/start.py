@@ -101,6 +101,7 @@ def _answer(
             return dict(EMPTY)  # no memory for this project yet: nothing to say
         target, project = located
         tell({"tell": {"project": str(project.root), "store": str(target.store)}})
+        _remember_where(config, payload.cwd, project.root, target.store)
         return _run(config, payload, target, started)
     except UserError as exc:
         _report_error(config, payload, str(exc))
@@ -207,7 +208,11 @@ def _late_answer(
         )
     project, store = told.get("project"), told.get("store")
     if not isinstance(project, str):
-        return dict(EMPTY)  # the store was not even found in time: nothing to point at
+        # The store was not found in time (git slow to say where the repository is):
+        # the project the last start in this folder used holds the findings stored.
+        project, store = _where(config, payload.cwd)
+    if project is None:
+        return dict(EMPTY)  # never found from this folder: nothing to point at
     stored = findings.load(ProjectDir(Path(project))).sorted("open")
     event_log(config, payload.session_id).emit(
         "curator.scan.deadline",
@@ -223,6 +228,38 @@ def _late_answer(
         stored, config.get("surfacer.max_pointer_chars"), config.get("surfacer.skip_when_zero")
     )
     return hook_output(text)
+
+
+def _where_file(config: Config, cwd: Path) -> Path:
+    from curator.findings.onlooker import cache_dir
+    from curator.hashing import sha256_text
+
+    return cache_dir(config) / "where" / f"{sha256_text(str(cwd))[:16]}.json"
+
+
+def _remember_where(config: Config, cwd: Path, project: Path, store: Path) -> None:
+    """Keep which project and store a start in `cwd` found, for a late answer that did
+    not hear them (`_where`); written only when it changed."""
+    from curator.findings import atomic
+
+    where = _where_file(config, cwd)
+    known = {"cwd": str(cwd), "project": str(project), "store": str(store)}
+    with contextlib.suppress(OSError):  # only ever a shortcut for a late answer
+        if atomic.read_json(where) != known:
+            atomic.write_json(where, known)
+
+
+def _where(config: Config, cwd: Path) -> tuple[str | None, str | None]:
+    """(project folder, store) the last start in `cwd` found, when that folder exists."""
+    from curator.findings import atomic
+
+    known = atomic.read_json(_where_file(config, cwd))
+    if not isinstance(known, dict) or known.get("cwd") != str(cwd):
+        return None, None
+    project, store = known.get("project"), known.get("store")
+    if not isinstance(project, str) or not isinstance(store, str) or not Path(project).is_dir():
+        return None, None
+    return project, store
 
 
 def _run(config: Config, payload: Payload, target: Target, started: float) -> dict[str, Any]:

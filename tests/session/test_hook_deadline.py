@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import CHECKOUT, Run, git, memory, write_files
-from tests.helpers.hook_env import POINTER, Env, make_env
+from tests.helpers.hook_env import CHEAP, POINTER, Env, make_env
 from tests.helpers.hostile import assert_clean, changed, hostile_store, snapshot
 
 SCHEMA = json.loads(
@@ -134,3 +134,25 @@ def test_past_the_deadline_the_stored_findings_answer_and_the_scan_goes_on(env: 
     assert any(
         f["memory_files"] == ["later.md"] and f["kind"] == "date_decayed" for f in env.findings()
     )
+
+
+def test_with_git_slow_on_every_call_the_stored_findings_still_answer(env: Env) -> None:
+    """Git takes seconds on every call, so the store is not even found by the deadline:
+    the hook still points at the findings the last start stored for this folder
+    (issue #26, item 9), not `{}`."""
+    first = env.hook()
+    assert first.code == 0 and first.stdout == hook_output(POINTER), first.stderr
+    real = shutil.which("git")
+    assert real is not None
+    slow = env.tmp / "slow-everything"
+    slow.mkdir()
+    (slow / "git").write_text(f'#!/bin/sh\nsleep 4\nexec "{real}" "$@"\n', encoding="utf-8")
+    (slow / "git").chmod(0o755)
+    env.config(CHEAP.replace("hook_timeout_ms: 60000", "hook_timeout_ms: 2500"))
+    run = env.hook(PATH=f"{slow}{os.pathsep}{os.environ['PATH']}")
+    assert run.code == 0 and "Traceback" not in run.stderr, run.stderr
+    assert run.stdout == hook_output(POINTER)
+    assert "no answer within 2500 ms; the scan goes on in the background" in run.stderr
+    late = [e for e in env.events() if e["event_type"] == "curator.scan.deadline"]
+    assert late[-1]["payload"]["findings_open"] == 2
+    assert late[-1]["payload"]["store"] == str(env.store)
