@@ -70,6 +70,8 @@ def _answer(
     from curator.store.discovery import project_store
 
     try:
+        if not auto_memory_on(payload.cwd):
+            return dict(EMPTY)  # Claude Code neither reads nor writes the store: nothing to say
         found = project_store(payload.cwd, config.path("memory_store"))
         if found is None:
             return dict(EMPTY)  # no memory for this project yet: nothing to say
@@ -85,6 +87,16 @@ def _answer(
     except Exception as exc:  # the hook must never break a session start
         _report_error(config, payload, f"internal error: {type(exc).__name__}: {exc}")
     return dict(EMPTY)
+
+
+def auto_memory_on(cwd: Path) -> bool:
+    """Whether Claude Code's auto-memory is on for the project at `cwd`
+    (`autoMemoryEnabled`, `CLAUDE_CODE_DISABLE_AUTO_MEMORY`: `store.claude_settings`)."""
+    from curator.store.claude_settings import memory_setting
+    from curator.store.discovery import repo_root
+
+    here = cwd.resolve()
+    return memory_setting(repo_root(here) or here).enabled
 
 
 def _late_answer(
