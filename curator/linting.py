@@ -110,12 +110,7 @@ def resolve_targets(
     if not paths:
         found = discovery.project_store(cwd, config.path("memory_store"))
         if found is None:
-            root = discovery.repo_root(cwd.resolve()) or cwd.resolve()
-            expected = discovery.claude_config_dir() / "projects" / discovery.project_slug(root)
-            raise UserError(
-                f"no memory store for this project (looked for {expected}/memory); "
-                "pass a store folder or set memory_store in .curator.yaml"
-            )
+            raise UserError(_no_store_message(cwd))
         return [target_for(found.path.resolve(), config, cwd, repo_root, found=found.how)]
     stores: dict[Path, set[Path] | None] = {}
     for path in paths:
@@ -146,6 +141,29 @@ def resolve_targets(
         else target_for(s, config, cwd, repo_root)
         for s, only in stores.items()
     ]
+
+
+def _no_store_message(cwd: Path) -> str:
+    """Where the store was looked for; and a setting Claude Code does not read here."""
+    from curator.store.claude_settings import claude_config_dir, memory_setting
+
+    root = discovery.repo_root(cwd.resolve()) or cwd.resolve()
+    setting = memory_setting(root)
+    if setting.directory is not None and setting.source is not None:
+        where = f"{setting.directory} (autoMemoryDirectory in {setting.source.path})"
+    else:
+        where = f"{claude_config_dir() / 'projects' / discovery.project_slug(root)}/memory"
+    message = (
+        f"no memory store for this project (looked for {where}); "
+        "pass a store folder or set memory_store in .curator.yaml"
+    )
+    if setting.unread is not None:
+        message += (
+            f". {setting.unread.path} sets autoMemoryDirectory, which Claude Code reads only "
+            "in a folder you trusted: trust this one in Claude Code, or set it in "
+            f"{claude_config_dir() / 'settings.json'}"
+        )
+    return message
 
 
 def _all_stores(paths: list[Path]) -> list[discovery.FoundStore]:

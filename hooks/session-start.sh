@@ -24,7 +24,7 @@ data=${CLAUDE_PLUGIN_DATA:-}
 version=$(sed -n 's/.*"version"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' \
   "$root/.claude-plugin/plugin.json" 2>/dev/null | head -n 1)
 version=${version:-$MIN_VERSION}
-install_hint="\`pipx install memory-curator\` or \`uv tool install memory-curator\`"
+install_hint="\`pipx install memory-curator\` or \`uv tool install memory-curator\` (before its first release on PyPI: \`pipx install git+https://github.com/curator-dev/curator\`)"
 
 # A session curator itself started (`claude -p` for the LLM sweep) gets nothing.
 if [ "${CURATOR_NESTED:-}" = 1 ]; then

@@ -58,7 +58,8 @@ def fix(
     repo_root: Path | None,
 ) -> None:
     """Fixes are exact line edits: on MEMORY.md, drop a line whose link is broken or
-    repeated, add a line for a memory the index never links; in any memory, replace a
+    repeated, add a line for a memory the index never links; in any memory, rewrite a
+    path the repository's history shows moved to where it went (CUR201), and replace a
     secret with `<redacted: rotate this credential>` (the diff shows it masked).
 
     `curator fix` shows the diff and saves it as the project's plan; `--apply` makes

@@ -41,10 +41,13 @@ def use_color(flag: bool | None, to_file: bool) -> bool:
 
 
 def statistics(diagnostics: list[Diagnostic]) -> str:
+    """Diagnostics counted per rule, most first, under a header and over a total."""
     counts = Counter((d.code, d.name) for d in diagnostics)
-    width = max((len(str(n)) for n in counts.values()), default=1)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in rows)
+    lines = ["count\tcode\tname"]
+    lines += [f"{n}\t{code}\t{name}" for (code, name), n in rows]
+    lines.append(f"{len(diagnostics)}\ttotal")
+    return "".join(line + "\n" for line in lines)
 
 
 def persist_lint(

@@ -7,6 +7,7 @@ acknowledge, defer, quit. Every change is checked against the file as shown and 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -97,6 +98,29 @@ def review(named_store: Path | None, store_path: Path | None, config_path: Path 
         f"[{key}]{name[1:]}" if name[0] == key else name for key, name in ACTIONS.items()
     )
     done: dict[str, int] = {}
+    try:
+        _walk(pending, legend, project, types, done)
+    except click.exceptions.Abort:  # stdin ended (piped answers ran out) or Ctrl-C
+        left = len(pending) - sum(done.values())
+        summary = ", ".join(f"{n} {what}" for what, n in sorted(done.items())) or "nothing done"
+        echo(
+            f"\ncurator: review stopped: no more input; {summary}; "
+            f"{left} finding(s) left as they were.",
+            err=True,
+        )
+        sys.exit(1)
+    summary = ", ".join(f"{n} {what}" for what, n in sorted(done.items())) or "nothing done"
+    echo(f"\ncurator: review finished: {summary}.")
+
+
+def _walk(
+    pending: list[Finding],
+    legend: str,
+    project: ProjectDir,
+    types: tuple[str, ...],
+    done: dict[str, int],
+) -> None:
+    """Each finding in turn, until the last or `quit`; `done` counts the outcomes."""
     for number, finding in enumerate(pending, start=1):
         store = Path(finding.store)
         shown_file = (store / finding.file) if finding.file else None
@@ -124,8 +148,6 @@ def review(named_store: Path | None, store_path: Path | None, config_path: Path 
             click.secho(f"  not done: {visible(exc.format_message())}", fg="yellow")
             outcome = "skipped"
         done[outcome] = done.get(outcome, 0) + 1
-    summary = ", ".join(f"{n} {what}" for what, n in sorted(done.items())) or "nothing done"
-    echo(f"\ncurator: review finished: {summary}.")
 
 
 def act(

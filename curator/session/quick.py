@@ -48,6 +48,8 @@ _ENV_NAMES = (
     "PATH",
     "XDG_CONFIG_HOME",
     "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SANDBOXED",
     "ONLOOKER_DIR",
     "ONLOOKER_EVENTS_LOG",
     "CURATOR_TODAY",
@@ -95,11 +97,17 @@ def _tree(root: Path, suffix: str = "") -> list[str]:
 def _watched(cwd: Path, config: Config, repo: Path | None) -> tuple[list[str], list[str]]:
     """(paths whose stat the answer depends on, paths whose mere existence it does)."""
     from curator.interpreter.rule_files import builtin_rules_dir
-    from curator.store.discovery import claude_config_dir
+    from curator.store import claude_settings
 
     here = cwd.resolve()
     stats = [str(p) for p in config_candidates(here)]
-    stats.append(str(claude_config_dir() / "settings.json"))  # autoMemoryDirectory
+    # Claude Code's settings: autoMemoryDirectory, autoMemoryEnabled (store.claude_settings);
+    # the trust record only matters when the project has settings of its own.
+    project = repo or here
+    settings = [s.path for s in claude_settings.sources(project)]
+    stats += [str(p) for p in settings]
+    if any(p.is_file() for p in settings[1:3]):
+        stats.append(str(claude_settings.global_config_path()))
     if repo is None:
         stats.append(str(onlooker_dir() / "curator" / "stores.json"))  # project_dir's key
     for root in (builtin_rules_dir(), *config.rule_paths()):

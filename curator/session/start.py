@@ -96,6 +96,8 @@ def _answer(
     from curator.errors import UserError
 
     try:
+        if not auto_memory_on(payload.cwd):
+            return dict(EMPTY)  # Claude Code neither reads nor writes the store: nothing to say
         located = _locate(config, payload)
         if located is None:
             return dict(EMPTY)  # no memory for this project yet: nothing to say
@@ -134,6 +136,8 @@ def _answer_without_fork(
     from curator.errors import UserError
 
     try:
+        if not auto_memory_on(payload.cwd):
+            return dict(EMPTY)  # Claude Code neither reads nor writes the store
         located = _locate(config, payload)
     except UserError as exc:
         _report_error(config, payload, str(exc))
@@ -187,6 +191,16 @@ def _start_detached_scan(raw: str, cwd: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def auto_memory_on(cwd: Path) -> bool:
+    """Whether Claude Code's auto-memory is on for the project at `cwd`
+    (`autoMemoryEnabled`, `CLAUDE_CODE_DISABLE_AUTO_MEMORY`: `store.claude_settings`)."""
+    from curator.store.claude_settings import memory_setting
+    from curator.store.discovery import repo_root
+
+    here = cwd.resolve()
+    return memory_setting(repo_root(here) or here).enabled
 
 
 def _late_answer(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import lru_cache
@@ -11,15 +10,12 @@ from typing import NamedTuple
 
 from curator.git import git_output
 from curator.store import evidence, layout
+from curator.store.claude_settings import claude_config_dir as claude_config_dir
+from curator.store.claude_settings import memory_setting
 from curator.store.layout import INDEX_NAME
 
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9]")
 SLUG_MAX = 200
-
-
-def claude_config_dir() -> Path:
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
 
 
 def project_slug(root: Path | str) -> str:
@@ -62,17 +58,6 @@ def _git_may_be_above(folder: Path) -> bool:
     return False
 
 
-def _settings_memory_dir() -> Path | None:
-    """Claude Code's `autoMemoryDirectory` setting, when the user set one."""
-    settings = claude_config_dir() / "settings.json"
-    try:
-        data = json.loads(settings.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
-    value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
-    return Path(value).expanduser() if isinstance(value, str) and value else None
-
-
 class FoundStore(NamedTuple):
     """A store and how it was found: `memory_store` (config), `autoMemoryDirectory`
     (Claude Code's setting), `project` (the slug folder), or, from `all_stores`, what
@@ -85,14 +70,16 @@ class FoundStore(NamedTuple):
 def project_store(cwd: Path, configured: Path | None = None) -> FoundStore | None:
     """The memory store Claude Code uses for the project at `cwd`, if it exists.
 
-    Order: config `memory_store`, the `autoMemoryDirectory` setting, then
+    Order: config `memory_store`, Claude Code's `autoMemoryDirectory` setting (read as
+    Claude Code reads it: `claude_settings`), then
     `<config>/projects/<slug of repo root, else cwd>/memory` (long slugs match by prefix).
     """
-    explicit = ((configured, "memory_store"), (_settings_memory_dir(), "autoMemoryDirectory"))
-    for folder, how in explicit:
-        if folder is not None:
-            return FoundStore(folder, how) if folder.is_dir() else None
+    if configured is not None:
+        return FoundStore(configured, "memory_store") if configured.is_dir() else None
     root = repo_root(cwd.resolve()) or cwd.resolve()
+    setting = memory_setting(root).directory
+    if setting is not None:
+        return FoundStore(setting, "autoMemoryDirectory") if setting.is_dir() else None
     projects = claude_config_dir() / "projects"
     slug = project_slug(root)
     if len(slug) <= SLUG_MAX:

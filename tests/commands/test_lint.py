@@ -103,8 +103,11 @@ def test_concise_and_statistics(make_store, run_curator):
         "Found 2 findings (2 error).",
     ]
     stats = run_curator("lint", "memory", "--statistics", "--today", "2026-11-30")
-    assert "2\tCUR010\tbroken_index" in stats.stdout.splitlines()
-    assert "2\tCUR101\tdate_decayed" in stats.stdout.splitlines()
+    rows = stats.stdout.splitlines()
+    assert "2\tCUR010\tbroken_index" in rows
+    assert "2\tCUR101\tdate_decayed" in rows
+    assert rows[0] == "count\tcode\tname"
+    assert rows[-1] == f"{sum(int(r.split()[0]) for r in rows[1:-1])}\ttotal"
 
 
 def test_full_format_shows_source_line_and_caret(make_store, run_curator):

@@ -156,3 +156,14 @@ def test_reclassify_nested_metadata_type(tmp_path: Path) -> None:
     project = ProjectDir(tmp_path / "state")
     set_type(project, store, "a.md", sha256_bytes(text.encode()), "feedback")
     assert (store / "a.md").read_text() == text.replace("  type: project", "  type: feedback")
+
+
+def test_answers_that_run_out_stop_the_review_with_a_line_not_aborted(env: Env) -> None:
+    env.hook()
+    run = env._run("review", cwd=env.repo, env=env.env(), input="d\n")
+    assert run.code == 1
+    assert "Aborted!" not in run.stderr
+    assert run.stderr.endswith(
+        "\ncurator: review stopped: no more input; 1 deferred; 1 finding(s) left as they were.\n"
+    )
+    assert all(f["status"] == "open" for f in env.findings())

@@ -25,7 +25,10 @@ LAUNCHER = CHECKOUT / "hooks" / "session-start.sh"
 PLUGIN_JSON = CHECKOUT / ".claude-plugin" / "plugin.json"
 MARKETPLACE_JSON = CHECKOUT / ".claude-plugin" / "marketplace.json"
 VENV_BIN = Path(sys.executable).parent
-INSTALL_LINE = "`pipx install memory-curator` or `uv tool install memory-curator`"
+INSTALL_LINE = (
+    "`pipx install memory-curator` or `uv tool install memory-curator` (before its first "
+    "release on PyPI: `pipx install git+https://github.com/curator-dev/curator`)"
+)
 
 # What the launcher, Claude Code's hook runner and the scripts uv and pipx write call: the
 # ordinary programs of a system's PATH, none of them a curator, uv or pipx.

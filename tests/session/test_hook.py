@@ -413,3 +413,18 @@ def test_the_hook_builds_history_in_the_background_then_reports_stale_paths(
     assert "3 open findings" in second.json()["hookSpecificOutput"]["additionalContext"]
     stale = next(f for f in env.findings() if f["kind"] == "path_broken")
     assert stale["message"].startswith("'scripts/ingest.py' was deleted in ")
+
+
+def test_the_hook_says_nothing_where_auto_memory_is_off(env: Env) -> None:
+    """Claude Code neither reads nor writes the store: no pointer, no scan."""
+    settings = env.claude / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"autoMemoryEnabled": False}), encoding="utf-8")
+    off = env.hook()
+    assert (off.code, off.stdout, off.stderr) == (0, "{}\n", "")
+    assert env.findings() == []
+    forced = env.hook(CLAUDE_CODE_DISABLE_AUTO_MEMORY="0")  # the variable wins, as in Claude Code
+    assert forced.json()["hookSpecificOutput"]["additionalContext"].startswith("Curator: 2 open")
+    settings.write_text(json.dumps({}), encoding="utf-8")
+    off = env.hook(CLAUDE_CODE_DISABLE_AUTO_MEMORY="1")
+    assert (off.code, off.stdout) == (0, "{}\n")

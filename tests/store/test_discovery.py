@@ -73,3 +73,50 @@ def test_repo_root_through_a_symlink_and_outside_any_repository(git_repo, tmp_pa
     plain = tmp_path / "plain" / "memory"
     plain.mkdir(parents=True)
     assert discovery.repo_root(plain) is None
+
+
+def _settings(path: Path, **values: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(values), encoding="utf-8")
+
+
+def test_auto_memory_directory_is_read_as_claude_code_reads_it(git_repo, run_curator, tmp_path):
+    """Claude Code 2.1.328: policy, local, project (both only in a trusted folder), user."""
+    repo = git_repo({"README.md": "x\n"})
+    shared, local, user = (tmp_path / n for n in ("shared", "local", "user"))
+    for store in (shared, local, user):
+        write_files(store, {"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory()})
+    config = tmp_path / "claude"
+    _settings(config / "settings.json", autoMemoryDirectory=str(user))
+    _settings(repo / ".claude" / "settings.json", autoMemoryDirectory=str(shared))
+
+    def store_used() -> str:
+        run = run_curator("lint", "-v", "--select", "CUR0", cwd=repo)
+        assert run.code == 0, run.stderr
+        (line,) = [ln for ln in run.stderr.splitlines() if ln.startswith("curator: store ")]
+        return line
+
+    # Not trusted: the checked-in setting is not read; the user's is.
+    assert (
+        store_used() == "curator: store ../user (claude; Claude Code's autoMemoryDirectory setting)"
+    )
+    _settings(config / ".claude.json", projects={str(repo): {"hasTrustDialogAccepted": True}})
+    assert store_used().startswith("curator: store ../shared ")
+    _settings(repo / ".claude" / "settings.local.json", autoMemoryDirectory=str(local))
+    assert store_used().startswith("curator: store ../local ")
+
+
+def test_a_setting_claude_code_does_not_read_here_is_named_in_the_error(
+    git_repo, run_curator, tmp_path
+):
+    repo = git_repo({"README.md": "x\n"})
+    write_files(tmp_path / "shared", {"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory()})
+    checked_in = repo / ".claude" / "settings.json"
+    _settings(checked_in, autoMemoryDirectory=str(tmp_path / "shared"))
+    run = run_curator("lint", cwd=repo)
+    assert run.code == 2
+    assert run.stderr.endswith(
+        f". {checked_in} sets autoMemoryDirectory, which Claude Code reads only in a folder "
+        "you trusted: trust this one in Claude Code, or set it in "
+        f"{tmp_path / 'claude' / 'settings.json'}\n"
+    )
