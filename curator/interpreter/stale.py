@@ -152,6 +152,13 @@ def evidence(
     detail["evidence"] = templates.render(messages[kind], detail)
     when, source = written(ctx, memory)
     detail.update(written=when.isoformat(), written_source=source, written_after=when > gone)
+    # "written" only for a write date; a commit date is when it was committed.
+    if source == "its last commit":
+        detail["written_as"] = f"last committed {when.isoformat()}"
+    elif source == "the file's time":
+        detail["written_as"] = f"last changed {when.isoformat()} (the file's time)"
+    else:
+        detail["written_as"] = f"written {when.isoformat()} ({source})"
     order = "written_after" if when > gone else "written_before"
     detail["when"] = templates.render(messages[order], detail)
     return detail

@@ -789,8 +789,10 @@ def _store_tokens(db: sqlite3.Connection, tokens: dict[bytes, tuple[int, str]]) 
 
 
 def added_tokens(repo: Path, sha: str) -> dict[str, set[str]]:
-    """Identifiers on the lines commit `sha` added, by file (where a removed name may have
-    gone: a rename). One `git show`; empty when git cannot say."""
+    """Names commit `sha` defined on the lines it added, by file (where a removed name may
+    have gone: a rename). Only definitions (def, class, function, an assignment, ...), so
+    a dictionary key or a word in a string is never offered as the new name. One `git
+    show`; empty when git cannot say."""
     out = git_output(
         repo, "show", "--format=", "--unified=0", "--no-color", "--no-ext-diff", "-M", sha,
         timeout=30,
@@ -801,12 +803,13 @@ def added_tokens(repo: Path, sha: str) -> dict[str, set[str]]:
     for line in [*(out or b"").split(b"\n"), b"diff --git "]:
         if line.startswith(b"diff --git "):
             if added and file:
-                words = _TOKEN.findall(b"\n".join(added))
-                found.setdefault(file, set()).update(t.decode("ascii") for t in words)
+                names = found.setdefault(file, set())
+                for groups in _DEFINITION.findall(b"\n".join(added)):
+                    names.update(g.decode("ascii") for g in groups if g)
             added, file = [], ""
         elif line.startswith(b"+++ "):
             target = line[4:]
             file = _decode(target[2:] if target[:2] == b"b/" else target)
         elif line.startswith(b"+") and len(line) <= MAX_LINE:
-            added.append(line[1:])
+            added.append(b"-" + line[1:])  # the definition pattern reads removed lines
     return found
