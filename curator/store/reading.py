@@ -89,6 +89,18 @@ def _memory_paths(root: Path, start: Path) -> list[Path]:
     return found
 
 
+def _linked_index(root: Path) -> Path | None:
+    """The file inside the store that a symlinked MEMORY.md leads to, if one does."""
+    link = root / INDEX_NAME
+    if not link.is_symlink():
+        return None
+    try:
+        target = link.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    return target if target.is_relative_to(root) else None
+
+
 def read_index(root: Path, inside: tuple[Path, ...] = ()) -> Index | FileProblem | None:
     path = root / INDEX_NAME
     if not os.path.lexists(path):
@@ -114,7 +126,10 @@ def read_store(root: Path, repo_root: Path | None = None) -> Store:
         problems.append(index)
         index = None
     memories: list[Memory] = []
+    the_index = _linked_index(root)
     for path in sorted(_memory_paths(root, layout.memory_folder(root, kind))):
+        if the_index is not None and path == the_index:
+            continue  # MEMORY.md is a link to it: it is the index, not a memory
         result = read_memory(path, root, inside)
         if isinstance(result, FileProblem):
             problems.append(result)

@@ -174,3 +174,11 @@ def test_symlinked_folders_are_not_followed_and_files_only_into_store_or_repo(
     assert ("note.md", "CUR004", "symlink") in got
     assert ("folder.md", "CUR004", "special") in got
     assert not any("evil" in d["filename"] or "evil" in d["message"] for d in run.json())
+
+
+def test_the_file_a_symlinked_index_leads_to_is_the_index_not_a_memory(make_store):
+    root = make_store({"a.md": memory(name="a"), "real/index.md": "- [A](../a.md)\n"})
+    (root / "MEMORY.md").symlink_to("real/index.md")
+    store = read_store(root)
+    assert [m.rel for m in store.memories] == ["a.md"]
+    assert store.index is not None and store.index.lines == ("- [A](../a.md)",)
