@@ -32,6 +32,7 @@ CHECKS: dict[str, str] = {
     "types": "curator.interpreter.checks.types",
     "index": "curator.interpreter.checks.index",
     "dates": "curator.interpreter.checks.dates",
+    "snapshots": "curator.interpreter.checks.snapshots",
     "pattern": "curator.interpreter.checks.pattern",
     "metric": "curator.interpreter.checks.metric",
     "paths": "curator.interpreter.checks.paths",
