@@ -32,7 +32,7 @@ PARAMS: dict[str, Any] = {
 # Enough room for a group's verdicts with one-line rationales; a cut-off answer fails
 # validation and is retried like any malformed one.
 GROUP_MAX_TOKENS = 4096
-_END = "</memory"
+_CLOSERS = ("</memory", "</index")  # the tags memory text sits in (this sweep, the index sweep)
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,18 @@ def body_hash(memory: Memory) -> str:
     return sha256_text(memory.body())
 
 
-def _block(text: str) -> str:
-    # A memory must not be able to close its own block and speak as the prompt, and no
-    # provider ever sees a secret it holds (`store.masking`).
-    return mask(text).replace(_END, "<\\/memory")
+def block(text: str) -> str:
+    """Text as it may enter a prompt: a memory must not be able to close its own block
+    and speak as the prompt, and no provider ever sees a secret it holds
+    (`store.masking`)."""
+    text = mask(text)
+    for closer in _CLOSERS:
+        text = text.replace(closer, "<\\/" + closer[2:])
+    return text
 
 
 def _body(memory: Memory, limit: int) -> str:
-    body = _block(memory.body()).strip()  # masked before it is cut, never a half secret
+    body = block(memory.body()).strip()  # masked before it is cut, never a half secret
     if limit > 0 and len(body) > limit:
         return body[:limit].rstrip() + " […truncated]"
     return body
@@ -85,11 +89,11 @@ def prompt_values(
         "memories": [
             {
                 "number": i,
-                "file": _block(m.rel),
-                "name": _block(m.name or ""),
-                "description": _block(m.description or ""),
+                "file": block(m.rel),
+                "name": block(m.name or ""),
+                "description": block(m.description or ""),
                 "type": m.type or "",
-                "body": _block(_body(m, max_body_chars)),
+                "body": block(_body(m, max_body_chars)),
             }
             for i, m in enumerate(members, start=1)
         ],
