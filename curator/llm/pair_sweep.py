@@ -14,7 +14,7 @@ from curator import templates
 from curator.hashing import sha256_text
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
-from curator.llm.grouping import Group, plan_groups
+from curator.llm.grouping import Group, plan_groups, plan_named
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.llm.similarity import CandidateStats, candidates
@@ -25,6 +25,7 @@ PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
     "group_size": 10,
     "max_groups_per_memory": 3,
+    "named_groups_per_memory": 1,
     "verdict": "contradict",
     "max_body_chars": 3000,
     "system_prompt": "",
@@ -129,6 +130,8 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     found = candidates(memories, rule.params)
     result.candidates = found.stats
     groups = plan_groups(found.ranked, *group_params(rule.params))
+    size, extra = int(rule.params["group_size"]), int(rule.params["named_groups_per_memory"])
+    groups += plan_named(found.named, groups, size, extra)
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     if ctx.config.get("llm.batch"):
