@@ -17,7 +17,7 @@ from curator.llm.asking import get_asker, progress
 from curator.llm.grouping import Group, plan_groups, plan_named
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
-from curator.llm.similarity import CandidateStats, candidates
+from curator.llm.similarity import Candidates, CandidateStats, candidates
 from curator.models import Memory, Rule
 from curator.store.masking import mask
 
@@ -103,9 +103,13 @@ def prompt_values(
     }
 
 
-def group_params(params: dict[str, Any]) -> tuple[int, int]:
-    """(group_size, max_groups_per_memory) from a pair rule's params."""
-    return int(params["group_size"]), int(params["max_groups_per_memory"])
+def plan(found: Candidates, params: dict[str, Any], group_size: int = 0) -> list[Group]:
+    """The sweep's requests: topical groups, then groups for the pairs that name the same
+    rare thing and no topical group covers."""
+    size = group_size or int(params["group_size"])
+    groups = plan_groups(found.ranked, size, int(params["max_groups_per_memory"]))
+    extra = int(params["named_groups_per_memory"])
+    return groups + plan_named(found.named, groups, size, extra)
 
 
 def _memo_key(rule: Rule) -> str:
@@ -129,9 +133,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     memories = list(ctx.memories(rule))
     found = candidates(memories, rule.params)
     result.candidates = found.stats
-    groups = plan_groups(found.ranked, *group_params(rule.params))
-    size, extra = int(rule.params["group_size"]), int(rule.params["named_groups_per_memory"])
-    groups += plan_named(found.named, groups, size, extra)
+    groups = plan(found, rule.params)
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     if ctx.config.get("llm.batch"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,3 +121,50 @@ def test_an_answer_about_a_line_outside_its_item_fails_closed(
     assert run.json() == []
     assert "line 4 is not in item 1" in run.stderr
     assert api.count == 2  # asked again once, then no finding
+
+
+NOTES_INDEX = (
+    "# Memory\n\n"
+    "- [Payment bug](project_payment_bug.md) — still blocked on the card provider\n\n"
+    "## Release notes\n"
+    "Releases ship on Thursdays with `make ship` from the release branch.\n"
+    "Hotfixes need a second reviewer before they ship.\n"
+)
+
+
+def test_the_index_s_own_notes_are_judged_against_the_memory_they_speak_of(
+    tmp_path: Path, api: FakeMessagesAPI, run_curator: Callable[..., Run]
+) -> None:
+    files = {
+        **STORE,
+        "MEMORY.md": NOTES_INDEX,
+        "project_release_day.md": memory(
+            "Releases moved to Tuesdays in March; `make ship` still runs from the release "
+            "branch.\n",
+            name="Release day",
+            description="When releases ship",
+        ),
+    }
+    write_files(tmp_path / "memory", files)
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        prompt = prompt_text(body)
+        item = prompt[prompt.index("L6: Releases ship on Thursdays") :]
+        number = int(prompt[: prompt.index("L6: ")].rsplit('<item number="', 1)[1].split('"')[0])
+        memory_number = item.split('file="project_release_day.md"')[0].rsplit('number="', 1)[1]
+        entry = {
+            "item": number,
+            "memory": int(memory_number.split('"')[0]),
+            "line": 6,
+            "verdict": "contradict",
+            "rationale": "Thursdays against Tuesdays",
+        }
+        return {"entries": [entry]}
+
+    api.answer = answer
+    run = lint(run_curator, tmp_path, api)
+    assert run.code == 1, run.stderr
+    assert api.count == 1
+    [finding] = run.json()
+    assert (finding["location"]["row"], finding["code"]) == (6, "CUR404")
+    assert finding["memory_files"] == ["MEMORY.md", "project_release_day.md"]
