@@ -44,7 +44,7 @@ PARAMS: dict[str, Any] = {
     "section_chars": 3000,
     "min_section_chars": 40,
     "section_neighbours": 3,
-    "max_sections_per_memory": 1,
+    "max_sections_per_memory": 2,
     "similarity_rule": "contradiction",
     "max_calls": 50,
     "system_prompt": "",
@@ -52,6 +52,7 @@ PARAMS: dict[str, Any] = {
 MAX_TOKENS = 4096
 _LIST_MARK = regex.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING = regex.compile(r"^\s{0,3}#{1,6}\s")
+_SECTION = regex.compile(r"^\s{0,3}#{1,2}\s")  # a section starts at a heading of level 1 or 2
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def section_chunks(index: Index, params: dict[str, Any]) -> list[list[IndexLine]
 
     for number, raw in enumerate(index.lines, start=1):
         text = " ".join(raw.split())
-        if _HEADING.match(raw) and current:
+        if _SECTION.match(raw) and current:
             close()
         if not text or number in linked or set(text) <= set("-=|*_`~: "):
             continue
@@ -179,15 +180,25 @@ def section_items(
         return []
     sections = [_section_memory(index, chunk) for chunk in chunks]
     by_rel = {s.rel: chunk for s, chunk in zip(sections, chunks, strict=True)}
-    found = candidates([*memories, *sections], similarity)
+    # chunks are each other's neighbours too: room for them beside the memories
+    wider = {**similarity, "per_memory": int(similarity["per_memory"]) + len(sections)}
+    found = candidates([*memories, *sections], wider)
     neighbours: dict[str, list[Memory]] = defaultdict(list)
     used: dict[str, int] = defaultdict(int)
     want, cap = int(params["section_neighbours"]), int(params["max_sections_per_memory"])
-    for c in found.ranked:  # best pairs first
+    for section in sections:  # a memory the chunk names by its file comes first
+        text = section.text.casefold()
+        for memory in memories:
+            if len(neighbours[section.rel]) >= want or used[memory.rel] >= cap:
+                continue
+            if memory.rel.casefold() in text:
+                neighbours[section.rel].append(memory)
+                used[memory.rel] += 1
+    for c in found.ranked:  # then the best pairs first
         a, b = (c.a, c.b) if c.a.rel in by_rel else (c.b, c.a)
         if a.rel not in by_rel or b.rel in by_rel:
             continue
-        if len(neighbours[a.rel]) >= want or used[b.rel] >= cap:
+        if len(neighbours[a.rel]) >= want or used[b.rel] >= cap or b in neighbours[a.rel]:
             continue
         neighbours[a.rel].append(b)
         used[b.rel] += 1
