@@ -168,3 +168,26 @@ def test_the_index_s_own_notes_are_judged_against_the_memory_they_speak_of(
     [finding] = run.json()
     assert (finding["location"]["row"], finding["code"]) == (6, "CUR404")
     assert finding["memory_files"] == ["MEMORY.md", "project_release_day.md"]
+
+
+def test_a_section_meets_the_memory_it_names_by_file(tmp_path: Path) -> None:
+    from curator.interpreter.rulebook import load_rules
+    from curator.llm.index_sweep import section_items
+    from curator.store.reading import read_store
+
+    files = {
+        **STORE,
+        "MEMORY.md": (
+            "# Memory\n\n## Widget\n"
+            "Sechs Kacheln, Reihenfolge siehe release-calendar.md, Symbole grün.\n"
+        ),
+        "release-calendar.md": memory("Tiles: five, order by usage.\n", name="Tiles"),
+    }
+    store = read_store(write_files(tmp_path / "memory", files))
+    rules = {r.code: r for r in load_rules()}
+    items = section_items(
+        store.index, list(store.memories), rules["CUR404"].params, rules["CUR401"].params
+    )
+    [item] = items
+    # it shares no word with the memory, but names its file
+    assert "release-calendar.md" in [m.rel for m in item.memories]
