@@ -14,6 +14,7 @@ from curator.llm.index_sweep import PARAMS as SWEEP_PARAMS
 from curator.llm.index_sweep import sweep
 from curator.llm.pair_sweep import body_hash
 from curator.models import Hit
+from curator.store.masking import mask
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -53,7 +54,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             continue
         detail = {
             "other_file": v.memory.rel,
-            "index_line": v.text,
+            "index_line": mask(v.text),  # never a secret the line holds
             "verdict": v.verdict,
             "rationale": v.rationale,
             "index_sha256": sha256_text(v.text),
