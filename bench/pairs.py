@@ -22,8 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from curator.interpreter.rulebook import load_rules
-from curator.llm.grouping import plan_groups
-from curator.llm.pair_sweep import group_params
+from curator.llm.pair_sweep import plan
 from curator.llm.similarity import candidates
 from curator.store.reading import read_store
 
@@ -60,7 +59,7 @@ def measure(n: int, seed: int) -> dict[str, object]:
         start = time.perf_counter()
         found = candidates(store.memories, rule.params)
         middle = time.perf_counter()
-        groups = plan_groups(found.ranked, *group_params(rule.params))
+        groups = plan(found, rule.params)
         end = time.perf_counter()
     appearances = Counter(m.rel for g in groups for m in g.members)
     return {

@@ -19,7 +19,8 @@ from curator.config import Config
 from curator.errors import UserError
 from curator.interpreter.context import Context
 from curator.llm.answers import VERDICTS
-from curator.llm.grouping import Group, plan_groups
+from curator.llm.grouping import Group
+from curator.llm.pair_sweep import plan
 from curator.llm.similarity import candidates
 from curator.models import Rule
 from curator.store.reading import read_store
@@ -119,9 +120,8 @@ def calibrate(
         store = read_store(root)
         found = candidates(store.memories, rule.params)
         result.pairs_examined = found.stats.pairs_examined
-        cap = int(rule.params["max_groups_per_memory"])
-        plans = {size: plan_groups(found.ranked, size, cap) for size in GROUP_SIZES}
-        plans[result.group_size] = plan_groups(found.ranked, result.group_size, cap)
+        plans = {size: plan(found, rule.params, size) for size in GROUP_SIZES}
+        plans[result.group_size] = plan(found, rule.params, result.group_size)
         groups = plans[result.group_size]
         result.requests_planned = len(groups)
         covered = _coverage(groups, budget)

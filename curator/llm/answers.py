@@ -99,3 +99,63 @@ def memory_type(answer: Any) -> tuple[str, float, str]:
     if not 0 <= confidence <= 1:
         raise MalformedAnswer("confidence is outside 0..1")
     return entry["type"], float(confidence), _rationale(entry["rationale"])
+
+
+INDEX_VERDICTS = ("contradict", "consistent")
+INDEX_TOOL = "record_index_verdicts"
+INDEX_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "entries": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "item": {"type": "integer"},
+                    "memory": {"type": "integer"},
+                    "line": {"type": "integer"},
+                    "verdict": {"type": "string", "enum": list(INDEX_VERDICTS)},
+                    "rationale": {"type": "string"},
+                },
+                "required": ["item", "memory", "line", "verdict", "rationale"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["entries"],
+    "additionalProperties": False,
+}
+
+
+def index_verdicts(
+    answer: Any, items: list[tuple[frozenset[int], frozenset[int]]]
+) -> list[tuple[int, int, int, str, str]]:
+    """(item, memory, line, verdict, rationale) for each judged index line; `items` gives,
+    per 1-based item, the memory numbers and the index lines it holds: an answer naming a
+    memory or a line outside its item is malformed."""
+    entries = _exact(answer, {"entries"}, "the answer")["entries"]
+    if not isinstance(entries, list):
+        raise MalformedAnswer("entries is not a list")
+    out: dict[tuple[int, int, int], tuple[int, int, int, str, str]] = {}
+    for raw in entries:
+        entry = _exact(raw, {"item", "memory", "line", "verdict", "rationale"}, "an entry")
+        item, memory, line = entry["item"], entry["memory"], entry["line"]
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (item, memory, line)):
+            raise MalformedAnswer("item, memory and line must be integers")
+        if not 1 <= item <= len(items):
+            raise MalformedAnswer(f"item {item} is not in the request")
+        memories, lines = items[item - 1]
+        if memory not in memories:
+            raise MalformedAnswer(f"memory {memory} is not in item {item}")
+        if line not in lines:
+            raise MalformedAnswer(f"line {line} is not in item {item}")
+        if entry["verdict"] not in INDEX_VERDICTS:
+            raise MalformedAnswer(f"unknown verdict {entry['verdict']!r}")
+        out[(item, memory, line)] = (
+            item,
+            memory,
+            line,
+            entry["verdict"],
+            _rationale(entry["rationale"]),
+        )
+    return sorted(out.values())

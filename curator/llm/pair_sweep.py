@@ -14,10 +14,10 @@ from curator import templates
 from curator.hashing import sha256_text
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
-from curator.llm.grouping import Group, plan_groups
+from curator.llm.grouping import Group, plan_groups, plan_named
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
-from curator.llm.similarity import CandidateStats, candidates
+from curator.llm.similarity import Candidates, CandidateStats, candidates
 from curator.models import Memory, Rule
 from curator.store.masking import mask
 
@@ -25,6 +25,7 @@ PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
     "group_size": 10,
     "max_groups_per_memory": 3,
+    "named_groups_per_memory": 1,
     "verdict": "contradict",
     "max_body_chars": 3000,
     "system_prompt": "",
@@ -32,7 +33,7 @@ PARAMS: dict[str, Any] = {
 # Enough room for a group's verdicts with one-line rationales; a cut-off answer fails
 # validation and is retried like any malformed one.
 GROUP_MAX_TOKENS = 4096
-_END = "</memory"
+_CLOSERS = ("</memory", "</index")  # the tags memory text sits in (this sweep, the index sweep)
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,18 @@ def body_hash(memory: Memory) -> str:
     return sha256_text(memory.body())
 
 
-def _block(text: str) -> str:
-    # A memory must not be able to close its own block and speak as the prompt, and no
-    # provider ever sees a secret it holds (`store.masking`).
-    return mask(text).replace(_END, "<\\/memory")
+def block(text: str) -> str:
+    """Text as it may enter a prompt: a memory must not be able to close its own block
+    and speak as the prompt, and no provider ever sees a secret it holds
+    (`store.masking`)."""
+    text = mask(text)
+    for closer in _CLOSERS:
+        text = text.replace(closer, "<\\/" + closer[2:])
+    return text
 
 
 def _body(memory: Memory, limit: int) -> str:
-    body = _block(memory.body()).strip()  # masked before it is cut, never a half secret
+    body = block(memory.body()).strip()  # masked before it is cut, never a half secret
     if limit > 0 and len(body) > limit:
         return body[:limit].rstrip() + " […truncated]"
     return body
@@ -85,11 +90,11 @@ def prompt_values(
         "memories": [
             {
                 "number": i,
-                "file": _block(m.rel),
-                "name": _block(m.name or ""),
-                "description": _block(m.description or ""),
+                "file": block(m.rel),
+                "name": block(m.name or ""),
+                "description": block(m.description or ""),
                 "type": m.type or "",
-                "body": _block(_body(m, max_body_chars)),
+                "body": block(_body(m, max_body_chars)),
             }
             for i, m in enumerate(members, start=1)
         ],
@@ -98,9 +103,13 @@ def prompt_values(
     }
 
 
-def group_params(params: dict[str, Any]) -> tuple[int, int]:
-    """(group_size, max_groups_per_memory) from a pair rule's params."""
-    return int(params["group_size"]), int(params["max_groups_per_memory"])
+def plan(found: Candidates, params: dict[str, Any], group_size: int = 0) -> list[Group]:
+    """The sweep's requests: topical groups, then groups for the pairs that name the same
+    rare thing and no topical group covers."""
+    size = group_size or int(params["group_size"])
+    groups = plan_groups(found.ranked, size, int(params["max_groups_per_memory"]))
+    extra = int(params["named_groups_per_memory"])
+    return groups + plan_named(found.named, groups, size, extra)
 
 
 def _memo_key(rule: Rule) -> str:
@@ -124,7 +133,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     memories = list(ctx.memories(rule))
     found = candidates(memories, rule.params)
     result.candidates = found.stats
-    groups = plan_groups(found.ranked, *group_params(rule.params))
+    groups = plan(found, rule.params)
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     if ctx.config.get("llm.batch"):

@@ -44,6 +44,11 @@ DEFAULTS: dict[str, Any] = {
     "stopwords": {},
     "concepts": [],
     "compound_min_length": 0,
+    # Named things (an identifier, a file, a path, an ID): memories that name the same
+    # rare one are a candidate pair whatever else they share (`Candidates.named`); a name
+    # in more than `named_max_df` memories does not count.
+    "named_shapes": [],
+    "named_max_df": 0,
 }
 
 
@@ -68,6 +73,8 @@ class CandidateStats:
 @dataclass
 class Candidates:
     ranked: list[Candidate] = field(default_factory=list)
+    # pairs that name the same rare thing, best first, whether or not they are in `ranked`
+    named: list[Candidate] = field(default_factory=list)
     stats: CandidateStats = field(default_factory=CandidateStats)
 
 
@@ -165,7 +172,37 @@ def candidates(memories: Sequence[Memory], params: dict[str, Any]) -> Candidates
             break
         shared = sorted(set(vectors[i]) & set(vectors[j]), key=lambda t: -vectors[i][t])
         result.ranked.append(Candidate(memories[i], memories[j], round(score, 4), tuple(shared)))
+    named = _named_pairs(memories, vectors, params)
+    for (i, j), (name, score) in sorted(named.items(), key=lambda item: (-item[1][1], item[0])):
+        result.named.append(Candidate(memories[i], memories[j], round(score, 4), (name,)))
     return result
+
+
+def _named_pairs(
+    memories: Sequence[Memory], vectors: list[dict[str, float]], params: dict[str, Any]
+) -> dict[tuple[int, int], tuple[str, float]]:
+    """Pairs of memories that name the same rare thing: (the name, their cosine). Linear:
+    a name held by more than `named_max_df` memories is left out, so each name gives at
+    most a handful of pairs."""
+    most = int(params["named_max_df"])
+    if most < 2 or not params["named_shapes"]:
+        return {}
+    shape = regex.compile("|".join(f"(?:{s})" for s in params["named_shapes"]))
+    holders: dict[str, set[int]] = defaultdict(set)
+    for i, m in enumerate(memories):
+        for match in shape.finditer(_text(m)):
+            holders[match.group(0).casefold().strip(".,:;")].add(i)
+    pairs: dict[tuple[int, int], tuple[str, float]] = {}
+    for name, held in sorted(holders.items()):
+        if not 2 <= len(held) <= most:
+            continue
+        ordered = sorted(held)
+        for k, i in enumerate(ordered):
+            for j in ordered[k + 1 :]:
+                if (i, j) not in pairs:
+                    cosine = sum(w * vectors[j].get(t, 0.0) for t, w in vectors[i].items())
+                    pairs[(i, j)] = (name, cosine)
+    return pairs
 
 
 def _boosted(

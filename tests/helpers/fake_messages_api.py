@@ -27,6 +27,9 @@ from typing import Any
 STRUCTURED = "StructuredOutput"  # the tool the CLI offers for --json-schema
 MEMORY_TAG = re.compile(r'<memory number="(\d+)" file="([^"]+)"')
 SINGLE_TAG = re.compile(r'<memory file="([^"]+)"')
+ITEM_TAG = re.compile(r'<item number="(\d+)">(.*?)</item>', re.S)
+INDEX_LINE = re.compile(r"^L(\d+): ", re.M)
+INDEX_TOOL = "record_index_verdicts"
 
 
 @dataclass
@@ -44,6 +47,8 @@ class Step:
 class FakeMessagesAPI:
     verdicts: dict[frozenset[str], tuple[str, str]] = field(default_factory=dict)
     types: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # the index sweep: memory file -> (verdict, rationale) for the index lines beside it
+    index: dict[str, tuple[str, str]] = field(default_factory=dict)
     script: list[Step] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     answer: Callable[[dict[str, Any]], Any] | None = None
@@ -63,6 +68,8 @@ class FakeMessagesAPI:
 
     def default_answer(self, body: dict[str, Any]) -> Any:
         prompt = prompt_text(body)
+        if answer_tool(body) == INDEX_TOOL:
+            return self.index_answer(prompt)
         if "<memory number=" not in prompt:
             file = SINGLE_TAG.search(prompt)
             kind, confidence = self.types.get(file.group(1) if file else "", ("project", 0.9))
@@ -78,6 +85,25 @@ class FakeMessagesAPI:
                     {"a": numbers[a], "b": numbers[b], "verdict": verdict, "rationale": rationale}
                 )
         return {"pairs": pairs}
+
+    def index_answer(self, prompt: str) -> dict[str, Any]:
+        """A verdict from `index` for each memory of each item, on the item's first line."""
+        entries = []
+        for number, text in ITEM_TAG.findall(prompt):
+            line = int(INDEX_LINE.findall(text)[0])
+            for memory, file in MEMORY_TAG.findall(text):
+                if file in self.index:
+                    verdict, rationale = self.index[file]
+                    entries.append(
+                        {
+                            "item": int(number),
+                            "memory": int(memory),
+                            "line": line,
+                            "verdict": verdict,
+                            "rationale": rationale,
+                        }
+                    )
+        return {"entries": entries}
 
     def respond(self, body: dict[str, Any]) -> Step:
         """The step that answers this request: scripted, else `answer`'s value."""

@@ -42,6 +42,7 @@ CHECKS: dict[str, str] = {
     "usage": "curator.interpreter.checks.usage",
     "engine": "curator.interpreter.checks.engine",
     "pairs": "curator.interpreter.checks.pairs",
+    "index_pairs": "curator.interpreter.checks.index_pairs",
     "llm": "curator.interpreter.checks.llm",
     "secrets": "curator.interpreter.checks.secrets",
 }
