@@ -38,6 +38,9 @@ PARAMS: dict[str, Any] = {
     "skip_changelog_lines": True,
     "skip_quoted": False,
     "skip_dated_files": True,
+    # What makes a memory a journal by its name (a log prefix, a daily note's date): its
+    # dates record the past. A date at the end of a name alone does not.
+    "journal_names": [],
     "max_dates_per_memory": 500,
     "day_first_separators": ".",
     "months": {},
@@ -77,7 +80,13 @@ _CLAUSE_BREAK = re.compile(r"[.;!?|](?:\s|$)|[。！？；]|\s[—–]\s|\s--\s|
 _ADJACENT_GAP = re.compile(r"[\s(:*_]*(?:the\s+|end\s+of\s+)?$")
 _BULLET = re.compile(r"[\s>*+\-#\d.)\[\]x|:`_~]*$")
 _MARKS = re.compile(r"`|~~|\"|[“”]")
-_DATED_NAME = re.compile(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?!\d)")
+def is_journal(rule: Rule, memory: Memory) -> bool:
+    """Whether the memory is a journal by its name (`journal_names`): `session_…`,
+    `log_…`, a daily note `2026-05-28.md`; not `project_x_2026-03-24.md`."""
+    name = memory.rel.rsplit("/", 1)[-1]
+    return any(
+        patterns.search(patterns.compile_pattern(p), name) for p in rule.params["journal_names"]
+    )
 
 
 def validate(params: dict[str, Any]) -> str | None:
@@ -221,7 +230,7 @@ def _check_memory(
     candidates: list[Found],
     order: str | None,
 ) -> Iterator[Hit]:
-    if rule.params["skip_dated_files"] and _DATED_NAME.search(memory.rel.rsplit("/", 1)[-1]):
+    if rule.params["skip_dated_files"] and is_journal(rule, memory):
         return  # session_2026-05-28.md is the record of that day: its dates are history
     grace = rule.params["grace_days"]
     written = write_date(ctx, memory)

@@ -56,9 +56,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     scanned = dates._scan(date_rule, setup, memories)
     order = dates._store_order(date_rule, ctx, scanned)
     for memory, matches in zip(memories, scanned, strict=True):
-        if date_rule.params["skip_dated_files"] and dates._DATED_NAME.search(
-            memory.rel.rsplit("/", 1)[-1]
-        ):
+        if date_rule.params["skip_dated_files"] and dates.is_journal(date_rule, memory):
             continue  # a session log records its day: its states are history
         yield from _snapshots(rule, date_rule, ctx, setup, words, memory, matches.found, order)
 
