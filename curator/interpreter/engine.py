@@ -73,6 +73,9 @@ class MemoryMemo(Protocol):
     ) -> None: ...
 
 
+ALL_MEMORIES = "store.all_memories"  # `shared` key: every memory, while a part is re-run
+
+
 def _run_memoized(
     ctx: Context, rule: Rule, by_code: dict[str, Rule], memo: MemoryMemo
 ) -> list[Diagnostic]:
@@ -84,6 +87,7 @@ def _run_memoized(
     """
     reused: list[Diagnostic] = []
     stale: list[Memory] = []
+    ctx.shared[ALL_MEMORIES] = ctx.store.memories  # for a check that looks past its part
     basis_of = getattr(get_check(rule.check), "memo_basis", None)
     bases: dict[Path, str] = {}
     for memory in ctx.store.memories:
@@ -93,13 +97,18 @@ def _run_memoized(
             stale.append(memory)
         else:
             reused.extend(known)
-    if not stale:
+    # A check that also reads MEMORY.md (`READS_INDEX`) reads it on every run: the index
+    # is not a memory the memo keeps.
+    index = ctx.store.index
+    reads_index = index is not None and getattr(get_check(rule.check), "READS_INDEX", False)
+    if not stale and not reads_index:
         return reused
     sub = replace(ctx, store=replace(ctx.store, memories=tuple(stale)))
     fresh = _run_rule(sub, rule, by_code)
     by_path: dict[Path, list[Diagnostic]] = {m.path: [] for m in stale}
     for diagnostic in fresh:
-        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+        if not (reads_index and index is not None and diagnostic.path == index.path):
+            by_path.setdefault(diagnostic.path, []).append(diagnostic)
     # Remember only a complete run whose every hit sits in the memory it is about.
     if rule.code not in ctx.skipped and len(by_path) == len(stale):
         for memory in stale:

@@ -14,6 +14,7 @@ At most `max_dates_per_memory` candidates are read in one memory.
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ PARAMS: dict[str, Any] = {
     "skip_changelog_lines": True,
     "skip_quoted": False,
     "skip_dated_files": True,
+    "read_index": True,  # MEMORY.md's own lines too
     # What makes a memory a journal by its name (a log prefix, a daily note's date): its
     # dates record the past. A date at the end of a name alone does not.
     "journal_names": [],
@@ -80,6 +82,8 @@ _CLAUSE_BREAK = re.compile(r"[.;!?|](?:\s|$)|[。！？；]|\s[—–]\s|\s--\s|
 _ADJACENT_GAP = re.compile(r"[\s(:*_]*(?:the\s+|end\s+of\s+)?$")
 _BULLET = re.compile(r"[\s>*+\-#\d.)\[\]x|:`_~]*$")
 _MARKS = re.compile(r"`|~~|\"|[“”]")
+
+
 def is_journal(rule: Rule, memory: Memory) -> bool:
     """Whether the memory is a journal by its name (`journal_names`): `session_…`,
     `log_…`, a daily note `2026-05-28.md`; not `project_x_2026-03-24.md`."""
@@ -123,9 +127,16 @@ class Setup:
     languages: tuple[str, ...]
 
 
+# MEMORY.md is read too (`read_index`): the engine's per-memory memo leaves it out.
+READS_INDEX = True
+
+
 def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     setup = _setup(rule, ctx)
     memories = list(ctx.memories(rule))
+    index = index_memory(ctx) if rule.params["read_index"] else None
+    if index is not None:
+        memories.append(index)
     scanned = _scan(rule, setup, memories)
     order = _store_order(rule, ctx, scanned)
     for memory, matches in zip(memories, scanned, strict=True):
@@ -138,7 +149,48 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             )
             if note not in ctx.notes:
                 ctx.notes.append(note)
-        yield from _check_memory(rule, ctx, setup, memory, matches.found, order)
+        hits = _check_memory(rule, ctx, setup, memory, matches.found, order)
+        if memory is index:
+            hits = (h for h in hits if not said_by_linked_memory(ctx, h))
+        yield from hits
+
+
+def index_memory(ctx: Context) -> Memory | None:
+    """MEMORY.md read as the text of a memory (the index's own deadlines and states: the
+    agent reads it every session); None without an index, or in an OpenClaw workspace,
+    whose MEMORY.md is one of its memories already."""
+    index = ctx.store.index
+    if index is None or ctx.store.layout != "claude":
+        return None
+    found = ctx.shared.get(_INDEX_MEMORY)
+    if found is None or found.text is not index.text:
+        try:
+            mtime = os.stat(index.path).st_mtime
+        except OSError:
+            mtime = 0.0
+        found = ctx.shared[_INDEX_MEMORY] = Memory(
+            path=index.path, rel=index.path.name, text=index.text, lines=index.lines,
+            sha256=index.sha256, frontmatter={}, frontmatter_error=None,
+            has_frontmatter=False, body_line=1, mtime=mtime,
+        )  # fmt: skip
+    return found
+
+
+_INDEX_MEMORY = "dates.index_memory"
+
+
+def said_by_linked_memory(ctx: Context, hit: Hit) -> bool:
+    """An index line's date that a memory it links writes too: reported once, there."""
+    index = ctx.store.index
+    if index is None:
+        return False
+    date_text = str(hit.detail.get("date_text", ""))
+    every = ctx.shared.get("store.all_memories") or ctx.store.memories  # a re-run part sees all
+    by_rel = {m.rel: m for m in every}
+    for entry, rel, _ in index.resolved:
+        if entry.line == hit.line and rel in by_rel and date_text and date_text in by_rel[rel].text:
+            return True
+    return False
 
 
 def memo_basis(rule: Rule, ctx: Context, memory: Memory) -> str:

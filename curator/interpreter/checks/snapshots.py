@@ -30,6 +30,7 @@ PARAMS: dict[str, Any] = {
     "date_rule": "date_decayed",
     "min_age_days": 90,
     "window_chars": 80,  # how far from the date, within its sentence, a word counts
+    "read_index": True,  # MEMORY.md's own lines too
     # Per language, the words that say a sentence describes the present state.
     "current_words": {},
     # History words of the date rule that only stamp a state ("as of", "Stand"): they do
@@ -53,12 +54,18 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     setup = dates._setup(date_rule, ctx)
     words = _current_words(rule, ctx)
     memories = list(ctx.memories(rule))
+    index = dates.index_memory(ctx) if rule.params["read_index"] else None
+    if index is not None:
+        memories.append(index)  # the index's own states, read every session
     scanned = dates._scan(date_rule, setup, memories)
     order = dates._store_order(date_rule, ctx, scanned)
     for memory, matches in zip(memories, scanned, strict=True):
         if date_rule.params["skip_dated_files"] and dates.is_journal(date_rule, memory):
             continue  # a session log records its day: its states are history
-        yield from _snapshots(rule, date_rule, ctx, setup, words, memory, matches.found, order)
+        hits = _snapshots(rule, date_rule, ctx, setup, words, memory, matches.found, order)
+        if memory is index:
+            hits = (h for h in hits if not dates.said_by_linked_memory(ctx, h))
+        yield from hits
 
 
 def _current_words(rule: Rule, ctx: Context) -> Vocabulary:
