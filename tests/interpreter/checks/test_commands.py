@@ -1,0 +1,80 @@
+"""CUR206 command_missing: make, npm and just targets the history removed or renamed are
+reported with their commit; targets the repository never had are not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import lint_json, memory
+from tests.helpers.history_repo import commit
+
+MAKE_V1 = "setup:\n\tpip install -e .\n\ntest:\n\tpytest -q\n\nclean:\n\trm -rf build\n"
+# `setup` renamed to `bootstrap` (same recipe); `clean` removed; `test` kept.
+MAKE_V2 = "bootstrap:\n\tpip install -e .\n\ntest:\n\tpytest -q\n"
+NPM_V1 = '{"scripts": {"build:prod": "vite build --mode production", "lint": "eslint ."}}'
+NPM_V2 = '{"scripts": {"build": "vite build --mode production"}}'
+JUST_V1 = "fmt:\n    ruff format .\n\nserve port='8000':\n    python -m http.server {{port}}\n"
+JUST_V2 = "format:\n    ruff format .\n"
+
+
+def command_repo(root: Path) -> Path:
+    commit(
+        root,
+        "init",
+        "2026-01-10",
+        files={
+            "Makefile": MAKE_V1,
+            "web/package.json": NPM_V1,
+            "justfile": JUST_V1,
+            "README.md": "Run `make deploy`.\n",
+        },
+    )
+    commit(root, "docs", "2026-02-01", files={"README.md": "Run make.\n"})
+    commit(
+        root,
+        "build: one entry point",
+        "2026-03-12",
+        files={"Makefile": MAKE_V2, "web/package.json": NPM_V2, "justfile": JUST_V2},
+    )
+    return root.resolve()
+
+
+def test_removed_and_renamed_targets_are_reported_and_unknown_ones_are_not(
+    tmp_path, make_store, run_curator
+):
+    repo = command_repo(tmp_path / "repo")
+    body = (
+        "Set up with `make setup`, then `make test` and `make clean`.\n"
+        "Build with `npm run build:prod` or `npm run lint`; `pnpm build` works too.\n"
+        "Format with `just fmt`; serve with `just serve`.\n"
+        "Deploy with `make deploy`, test with `uv run pytest`, docs with `just docs`.\n"
+        "```sh\nmake setup\n```\n"
+    )
+    store = make_store({"project_build.md": memory(body, extra="modified: 2026-02-01")})
+    run = lint_json(run_curator, store, "CUR206", "--repo-root", str(repo), "--today", "2026-06-01")
+    assert run.code == 1, run.stderr  # warnings fail a lint by default
+    got = [(d["location"]["row"], d["location"]["column"], d["message"]) for d in run.json()]
+    when = "; the memory was written 2026-02-01 (frontmatter modified), before that"
+    sha = next(d["detail"]["commit"] for d in run.json())
+    ev = f'in {sha} (2026-03-12, "build: one entry point"){when}'
+    assert got == [
+        (7, 14, f"`make setup`: target 'setup' was renamed to 'bootstrap' {ev}"),
+        (7, 49, f"`make clean`: target 'clean' was removed from Makefile {ev}"),
+        (8, 13, f"`npm run build:prod`: target 'build:prod' was renamed to 'build' {ev}"),
+        (8, 37, f"`npm run lint`: target 'lint' was removed from web/package.json {ev}"),
+        (9, 14, f"`just fmt`: target 'fmt' was renamed to 'format' {ev}"),
+        (9, 37, f"`just serve`: target 'serve' was removed from justfile {ev}"),
+        (12, 1, f"`make setup`: target 'setup' was renamed to 'bootstrap' {ev}"),
+    ]
+    assert {d["detail"]["tool"] for d in run.json()} == {"make", "npm", "just"}
+
+
+def test_a_target_defined_again_today_is_not_reported(tmp_path, make_store, run_curator):
+    repo = command_repo(tmp_path / "repo")
+    commit(repo, "setup again", "2026-04-01", files={"Makefile": MAKE_V1})
+    # `make deploy` is missing, so history is read: it still knows setup and clean were
+    # removed once, but they are back.
+    body = "Run `make setup` and `make clean`, then `make deploy`.\n"
+    store = make_store({"project_build.md": memory(body)})
+    run = lint_json(run_curator, store, "CUR206", "--repo-root", str(repo), "--today", "2026-06-01")
+    assert run.code == 0 and run.json() == [], run.stderr
