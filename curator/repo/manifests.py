@@ -7,8 +7,9 @@ are which manifest is data (the rule's `manifests`); how each format names its t
 is here.
 
 Stale means "was here, is gone", as for paths: one `git log --name-status` over the
-manifest files lists every version of each, one `git cat-file --batch` reads them all,
-and consecutive versions of a file say which targets each commit removed and added. A
+manifest files lists every version of each along the first-parent line (a branch's
+change arrives with its merge), one `git cat-file --batch` reads them all, and
+consecutive versions of a file say which targets each commit removed and added. A
 removed target whose recipe the same commit gave to an added target was renamed.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,6 +34,7 @@ _MAKE_RULE = re.compile(r"^([^\t#\s:=.][^:#=\n]*?)[ \t]*::?(?!=)([^\n]*)$", re.M
 _MAKE_NAME = re.compile(r"[A-Za-z0-9][\w.+/-]*")
 # A just recipe: `name arg='x':` or `@name:` at column 0 (not `x := y`).
 _JUST_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)(?:[ \t]+[^\n:]*)?[ \t]*:(?!=)", re.MULTILINE)
+_JUST_ALIAS = re.compile(r"^alias[ \t]+([A-Za-z_][\w-]*)[ \t]*:=", re.MULTILINE)
 _JUST_KEYWORDS = frozenset({"set", "alias", "export", "import", "mod", "if", "else"})
 _TOX_ENV = re.compile(r"^\[testenv:([^\]\s]+)\]", re.MULTILINE)
 _TOX_ENVLIST = re.compile(r"^envlist[ \t]*=([^\n]*(?:\n[ \t]+[^\n]*)*)", re.MULTILINE)
@@ -70,7 +73,9 @@ def targets(kind: str, text: str) -> dict[str, str] | None:
     if kind == "npm":
         return _npm(text)
     if kind == "just":
-        return _indented(text, _JUST_RECIPE, _JUST_KEYWORDS)
+        found = _indented(text, _JUST_RECIPE, _JUST_KEYWORDS)
+        found.update({m.group(1): "" for m in _JUST_ALIAS.finditer(text)})
+        return found
     if kind == "python":
         return _pyproject(text)
     if kind == "tox":
@@ -96,16 +101,24 @@ def read(
     )
     if head_files is None:
         return None
-    at_head = [p for p in _text(head_files).split("\0") if p and kind_of(p)]
+    tree = set(_text(head_files).split("\0"))
+    at_head = [p for p in tree if p and kind_of(p)]
     out = Manifests()
     blobs = _cat(repo, [f"HEAD:{p}" for p in at_head])
     if blobs is None:
         return None
-    for path in at_head:
-        kind = kind_of(path)
+    # A makefile's `include`s are makefiles whatever their names (`include tools/rules`).
+    kinds = {p: kind_of(p) for p in at_head}
+    included = {i for p in at_head if kinds[p] == "make" for i in _includes(p, blobs[f"HEAD:{p}"])}
+    extra = sorted(i for i in included & tree if i not in kinds)
+    blobs.update(_cat(repo, [f"HEAD:{p}" for p in extra]) or {})
+    kinds.update({p: "make" for p in extra})
+    for path, kind in kinds.items():
         found = targets(kind, blobs.get(f"HEAD:{path}", "")) if kind else None
         if kind and found:
             out.present.setdefault(kind, set()).update(found)
+        if kind == "make":  # `TARGETS = setup lint` and `$(TARGETS):` define them too
+            out.present.setdefault(kind, set()).update(_make_words(blobs.get(f"HEAD:{path}", "")))
     if all(out.defines(kind, target) for kind, target in wanted):
         return out  # nothing is missing: history has nothing to say
     log = git_output(
@@ -116,6 +129,10 @@ def read(
         f"--format={_HEADER}%H%x1f%ct%x1f%s",
         "--name-status",
         "--no-renames",
+        # The mainline's states, merges diffed against it: consecutive versions of a file
+        # are then true neighbours, not two branches' interleaved commits.
+        "--first-parent",
+        "--diff-merges=first-parent",
         "--",
         *_pathspecs(manifests),
         timeout=TIMEOUT_SECONDS,
@@ -244,6 +261,34 @@ def _body(text: str, start: int, indented: str = " \t") -> str:
             break
         lines.append(line)
     return _recipe(lines)
+
+
+_MAKE_INCLUDE = re.compile(r"^[ \t]*-?s?include[ \t]+([^\n#]+)", re.MULTILINE)
+_WORD = re.compile(r"[A-Za-z0-9][\w.+/-]*")
+
+
+def _includes(path: str, text: str) -> list[str]:
+    """The files a makefile includes, relative to the repository (`$(...)` names skipped)."""
+    folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    found = []
+    for match in _MAKE_INCLUDE.finditer(text):
+        for name in match.group(1).split():
+            if "$" not in name and "*" not in name:
+                found.append(posixpath.normpath(folder + name))
+    return found
+
+
+def _make_words(text: str) -> set[str]:
+    """Words a makefile assigns to variables (recipes and comments aside): a target named
+    in one (`TARGETS = setup lint`, `$(TARGETS):`) is defined there. (`.PHONY: x` is no
+    assignment: a leftover `.PHONY` line does not keep a removed target alive.)"""
+    words: set[str] = set()
+    for line in text.split("\n"):
+        if not line or line[0] == "\t" or line.lstrip().startswith("#"):
+            continue
+        if "=" in line:
+            words.update(_WORD.findall(line.split("=", 1)[1].split("#", 1)[0]))
+    return words
 
 
 def _make(text: str) -> dict[str, str]:

@@ -3,6 +3,8 @@ reported with their commit; targets the repository never had are not."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 from tests.conftest import lint_json, memory
@@ -78,3 +80,56 @@ def test_a_target_defined_again_today_is_not_reported(tmp_path, make_store, run_
     store = make_store({"project_build.md": memory(body)})
     run = lint_json(run_curator, store, "CUR206", "--repo-root", str(repo), "--today", "2026-06-01")
     assert run.code == 0 and run.json() == [], run.stderr
+
+
+def test_targets_moved_into_an_include_a_variable_or_an_alias_are_still_defined(
+    tmp_path, make_store, run_curator
+):
+    repo = tmp_path / "repo"
+    make = "setup:\n\tpip install -e .\n\nlint:\n\truff check\n\ncheck:\n\tpytest\n"
+    commit(repo, "init", "2026-01-10", files={"Makefile": make, "justfile": "t:\n    pytest\n"})
+    # setup moves into an included file with no makefile name, lint into a variable's
+    # list; check is removed though `.PHONY` still names it; `t` becomes an alias.
+    commit(
+        repo,
+        "split the makefile",
+        "2026-03-12",
+        files={
+            "Makefile": (
+                ".PHONY: check lint\ninclude tools/rules\nLINTERS = lint\n"
+                "$(LINTERS):\n\truff check\n"
+            ),
+            "tools/rules": "setup:\n\tpip install -e .\n",
+            "justfile": "test:\n    pytest -q\nalias t := test\n",
+        },
+    )
+    body = "Run `make setup`, `make lint`, `make check` and `just t`.\n"
+    store = make_store({"project_build.md": memory(body)})
+    run = lint_json(
+        run_curator, store, "CUR206", "--repo-root", str(repo.resolve()), "--today", "2026-06-01"
+    )
+    assert [d["detail"]["command"] for d in run.json()] == ["make check"], run.stderr
+
+
+def test_a_branch_that_never_had_a_target_does_not_remove_it(tmp_path, make_store, run_curator):
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"Makefile": "test:\n\tpytest\n"})
+    git = ["git", "-C", str(repo)]
+    subprocess.run([*git, "checkout", "-q", "-b", "side"], check=True)
+    commit(repo, "side work", "2026-01-20", files={"Makefile": "test:\n\tpytest -x\n"})
+    subprocess.run([*git, "checkout", "-q", "main"], check=True)
+    commit(repo, "add serve", "2026-01-15", files={"Makefile": "test:\n\tpytest\nserve:\n\tpy\n"})
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@e", "GIT_COMMITTER_DATE": "2026-02-01T12:00:00+00:00"}  # fmt: skip
+    merged = "test:\n\tpytest -x\nserve:\n\tpy\n"
+    subprocess.run([*git, "merge", "-q", "--no-commit", "side"], env=env, check=False)
+    (repo / "Makefile").write_text(merged)
+    subprocess.run([*git, "commit", "-qam", "merge side"], env=env, check=True)
+    # `serve` went away only where the side branch (which never had it) touched the file.
+    commit(repo, "drop serve", "2026-03-01", files={"Makefile": "test:\n\tpytest -x\n"})
+    store = make_store({"project_build.md": memory("Run `make serve`.\n")})
+    run = lint_json(
+        run_curator, store, "CUR206", "--repo-root", str(repo.resolve()), "--today", "2026-06-01"
+    )
+    (only,) = run.json()
+    assert only["detail"]["subject"] == "drop serve", run.stderr
