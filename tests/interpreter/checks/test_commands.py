@@ -133,3 +133,22 @@ def test_a_branch_that_never_had_a_target_does_not_remove_it(tmp_path, make_stor
     )
     (only,) = run.json()
     assert only["detail"]["subject"] == "drop serve", run.stderr
+
+
+def test_a_renamed_target_comes_with_a_fix_that_rewrites_the_command(
+    tmp_path, make_store, run_curator
+):
+    repo = command_repo(tmp_path / "repo")
+    body = "Set up with `make setup`; clean with `make clean`.\n"
+    store = make_store({"project_build.md": memory(body)})
+    before = (store / "project_build.md").read_text()
+    args = ("--select", "CUR206", "--repo-root", str(repo), "--today", "2026-06-01")
+    shown = run_curator("fix", str(store), *args)
+    assert "+Set up with `make bootstrap`; clean with `make clean`." in shown.stdout, shown.stderr
+    applied = run_curator("fix", str(store), "--apply", *args)
+    assert applied.code == 0, applied.stderr
+    # The rename is certain (same recipe): rewritten. The removal has no fix.
+    after = before.replace("`make setup`", "`make bootstrap`")
+    assert (store / "project_build.md").read_text() == after
+    again = lint_json(run_curator, store, "CUR206", *args[2:])
+    assert [d["detail"]["command"] for d in again.json()] == ["make clean"]
