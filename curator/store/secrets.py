@@ -56,7 +56,7 @@ class Family(NamedTuple):
     placeholders: tuple[str, ...] = ()  # regexes; a value one of them fullmatches is a name
     stopwords: tuple[str, ...] = ()  # lowercase; a value containing one is an example
     examples: frozenset[str] = frozenset()  # vendor documentation values
-    placeholder_hosts: tuple[str, ...] = ()  # a URL credential for these hosts is a sample
+    placeholder_hosts: tuple[str, ...] = ()  # a URL or a user at these hosts is a sample
     base64_text_is_plain: bool = False  # base64 of readable text is not a secret
     common_words: frozenset[str] = frozenset()  # lowercase; a passphrase holds none of these
 
@@ -309,7 +309,10 @@ def looks_secret(value: str, family: Family, shape: Shape, groups: dict[str, str
     threshold = shape.min_entropy if shape.min_entropy is not None else family.min_entropy
     if entropy(value) < threshold:
         return False
-    host = groups.get("host", "").lower().rsplit("@", 1)[-1].split(":", 1)[0]
+    user = groups.get("user", "")
+    # A URL's host, or the domain of a user's e-mail address (`admin@example.com / x`).
+    host = groups.get("host", "") or (user if "@" in user else "")
+    host = host.lower().rsplit("@", 1)[-1].split(":", 1)[0]
     if host and any(host == h or host.endswith("." + h) for h in family.placeholder_hosts):
         return False
     if groups.get("user") and groups["user"] == value:
