@@ -92,26 +92,25 @@ def read(
     manifests: dict[str, list[str]],
     max_versions: int,
     wanted: Iterable[tuple[str, str]] = (),
+    timeout: float = TIMEOUT_SECONDS,
 ) -> Manifests | None:
     """The repository's manifests today and through history; None when git cannot say.
     History is read only when one of the `wanted` (kind, target) pairs is missing today."""
     kind_of = _classifier(manifests)
-    head_files = git_output(
-        repo, "ls-tree", "-r", "-z", "--name-only", "HEAD", timeout=TIMEOUT_SECONDS
-    )
+    head_files = git_output(repo, "ls-tree", "-r", "-z", "--name-only", "HEAD", timeout=timeout)
     if head_files is None:
         return None
     tree = set(_text(head_files).split("\0"))
     at_head = [p for p in tree if p and kind_of(p)]
     out = Manifests()
-    blobs = _cat(repo, [f"HEAD:{p}" for p in at_head])
+    blobs = _cat(repo, [f"HEAD:{p}" for p in at_head], timeout)
     if blobs is None:
         return None
     # A makefile's `include`s are makefiles whatever their names (`include tools/rules`).
     kinds = {p: kind_of(p) for p in at_head}
     included = {i for p in at_head if kinds[p] == "make" for i in _includes(p, blobs[f"HEAD:{p}"])}
     extra = sorted(i for i in included & tree if i not in kinds)
-    blobs.update(_cat(repo, [f"HEAD:{p}" for p in extra]) or {})
+    blobs.update(_cat(repo, [f"HEAD:{p}" for p in extra], timeout) or {})
     kinds.update({p: "make" for p in extra})
     for path, kind in kinds.items():
         found = targets(kind, blobs.get(f"HEAD:{path}", "")) if kind else None
@@ -135,7 +134,7 @@ def read(
         "--diff-merges=first-parent",
         "--",
         *_pathspecs(manifests),
-        timeout=TIMEOUT_SECONDS,
+        timeout=timeout,
     )
     if log is None:
         return None
@@ -144,9 +143,8 @@ def read(
     if total > max_versions:
         out.limits.append(f"{total} manifest versions, over max_manifest_versions ({max_versions})")
         return out
-    read_back = _cat(
-        repo, [f"{c.sha}:{p}" for p, vs in versions.items() for c, gone in vs if not gone]
-    )
+    names = [f"{c.sha}:{p}" for p, vs in versions.items() for c, gone in vs if not gone]
+    read_back = _cat(repo, names, timeout)
     if read_back is None:
         return None
     blobs.update(read_back)
@@ -221,13 +219,13 @@ def _versions(log: str, kind_of: _Kind) -> dict[str, list[tuple[Commit, bool]]]:
     return {p: list(reversed(v)) for p, v in versions.items()}
 
 
-def _cat(repo: Path, names: Iterable[str]) -> dict[str, str] | None:
+def _cat(repo: Path, names: Iterable[str], timeout: float) -> dict[str, str] | None:
     """The text of each `rev:path`, read by one `git cat-file --batch`."""
     names = list(dict.fromkeys(names))
     if not names:
         return {}
     request = "".join(f"{n}\n" for n in names).encode("utf-8")
-    data = git_output(repo, "cat-file", "--batch", stdin=request, timeout=TIMEOUT_SECONDS)
+    data = git_output(repo, "cat-file", "--batch", stdin=request, timeout=timeout)
     if data is None:
         return None
     out: dict[str, str] = {}

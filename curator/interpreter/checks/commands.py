@@ -16,6 +16,7 @@ a sentence that narrates the change, or in a journal, is held back as right as w
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -103,11 +104,19 @@ def _examine(rule: Rule, ctx: Context) -> list[Hit] | None:
         return []
     repo = root.resolve()
     wanted = {(c.kind, c.target) for _, commands in found for c in commands}
+    # Under the session-start hook's deadline, git gets only the time left.
+    timeout = manifests.TIMEOUT_SECONDS
+    if ctx.deadline is not None:
+        timeout = max(0.05, min(timeout, ctx.deadline - time.monotonic()))
     known = manifests.read(
-        repo, rule.params["manifests"], rule.params["max_manifest_versions"], wanted
+        repo, rule.params["manifests"], rule.params["max_manifest_versions"], wanted, timeout
     )
     if known is None:
-        return []
+        ctx.skipped.add(rule.code)  # git could not answer (in time): findings stay open
+        note = f"{rule.name} ({rule.code}) skipped: git could not read the manifests of {repo}"
+        if note not in ctx.notes:
+            ctx.notes.append(note)
+        return None
     for limit in known.limits:
         if (note := f"{rule.name} ({rule.code}): {limit}") not in ctx.notes:
             ctx.notes.append(note)

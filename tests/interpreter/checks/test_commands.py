@@ -152,3 +152,18 @@ def test_a_renamed_target_comes_with_a_fix_that_rewrites_the_command(
     assert (store / "project_build.md").read_text() == after
     again = lint_json(run_curator, store, "CUR206", *args[2:])
     assert [d["detail"]["command"] for d in again.json()] == ["make clean"]
+
+
+def test_a_repository_git_cannot_answer_for_leaves_the_rule_not_run(
+    tmp_path, make_store, run_curator
+):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)  # no commit: no HEAD
+    store = make_store({"project_build.md": memory("Run `make setup`.\n")})
+    run = run_curator("lint", str(store), "--select", "CUR206", "--repo-root", str(repo))
+    assert (run.code, run.stdout) == (
+        0,
+        "No findings, but not every selected rule ran: CUR206 (the notes on stderr say why).\n",
+    )
+    assert "command_missing (CUR206) skipped: git could not read the manifests of" in run.stderr
