@@ -65,15 +65,16 @@ class Manifests:
         return target in self.present.get(kind, set())
 
 
-def targets(kind: str, text: str) -> dict[str, str] | None:
+def targets(kind: str, text: str, recipes: bool = True) -> dict[str, str] | None:
     """The targets a manifest of `kind` defines, each with its recipe (normalized, "" when
-    the format has none); None when the text cannot be read as that format."""
+    the format has none or `recipes` is off: most versions need names only); None when
+    the text cannot be read as that format."""
     if kind == "make":
-        return _make(text)
+        return _make(text, recipes)
     if kind == "npm":
         return _npm(text)
     if kind == "just":
-        found = _indented(text, _JUST_RECIPE, _JUST_KEYWORDS)
+        found = _indented(text, _JUST_RECIPE, _JUST_KEYWORDS, recipes)
         found.update({m.group(1): "" for m in _JUST_ALIAS.finditer(text)})
         return found
     if kind == "python":
@@ -120,6 +121,7 @@ def read(
             out.present.setdefault(kind, set()).update(_make_words(blobs.get(f"HEAD:{path}", "")))
     if all(out.defines(kind, target) for kind, target in wanted):
         return out  # nothing is missing: history has nothing to say
+    # No pathspec: git's glob pathspecs cost 20x the plain log; names are filtered here.
     log = git_output(
         repo,
         "-c",
@@ -132,8 +134,6 @@ def read(
         # are then true neighbours, not two branches' interleaved commits.
         "--first-parent",
         "--diff-merges=first-parent",
-        "--",
-        *_pathspecs(manifests),
         timeout=timeout,
     )
     if log is None:
@@ -155,16 +155,19 @@ def read(
         if kind is None:
             continue
         before: dict[str, str] = {}
+        before_text = ""
         for commit, gone in history:
-            after = {} if gone else targets(kind, blobs.get(f"{commit.sha}:{path}", ""))
+            text = "" if gone else blobs.get(f"{commit.sha}:{path}", "")
+            after = targets(kind, text, recipes=False)
             if after is None:
                 continue  # an unreadable version: compare around it
-            lost = {t: r for t, r in before.items() if t not in after}
-            gained = {t: r for t, r in after.items() if t not in before}
-            if lost or gained:
+            if before.keys() != after.keys():  # recipes only where targets come and go
+                old, new = targets(kind, before_text) or {}, targets(kind, text) or {}
+                lost = {t: old.get(t, "") for t in before if t not in after}
+                gained = {t: new.get(t, "") for t in after if t not in before}
                 commits[commit.sha] = commit
                 events.setdefault(commit.sha, []).append((kind, path, commit.sha, lost, gained))
-            before = after
+            before, before_text = after, text
     for sha, changes in events.items():
         commit = commits[sha]
         for kind, path, _, lost, _ in changes:
@@ -198,11 +201,6 @@ class _Kind:
             if any(fnmatch.fnmatchcase(name, g) for g in globs):
                 return kind
         return None
-
-
-def _pathspecs(manifests: dict[str, list[str]]) -> list[str]:
-    specs = [f":(glob)**/{g}" for globs in manifests.values() for g in globs]
-    return [*specs, ":(exclude,glob)**/node_modules/**"]
 
 
 def _versions(log: str, kind_of: _Kind) -> dict[str, list[tuple[Commit, bool]]]:
@@ -252,13 +250,17 @@ def _recipe(lines: list[str]) -> str:
     return "\n".join(" ".join(line.split()) for line in lines if line.strip())
 
 
+# The indented (or empty) lines after a rule's line: its recipe.
+_BODY = {
+    "\t": re.compile(r"[^\n]*((?:\n(?:\t[^\n]*)?)*)"),
+    " \t": re.compile(r"[^\n]*((?:\n(?:[ \t][^\n]*)?)*)"),
+}
+
+
 def _body(text: str, start: int, indented: str = " \t") -> str:
-    lines = []
-    for line in text[start:].split("\n")[1:]:
-        if line and line[0] not in indented:
-            break
-        lines.append(line)
-    return _recipe(lines)
+    """The recipe of the rule whose line starts at `start` (one pass over the recipe)."""
+    match = _BODY[indented].match(text, start)
+    return _recipe(match.group(1).split("\n")) if match else ""
 
 
 _MAKE_INCLUDE = re.compile(r"^[ \t]*-?s?include[ \t]+([^\n#]+)", re.MULTILINE)
@@ -289,13 +291,13 @@ def _make_words(text: str) -> set[str]:
     return words
 
 
-def _make(text: str) -> dict[str, str]:
+def _make(text: str, recipes: bool = True) -> dict[str, str]:
     text = text.replace("\\\n", " ")
     found: dict[str, str] = {}
     for match in _MAKE_RULE.finditer(text):
         if "=" in match.group(2).split(";", 1)[0]:
             continue  # a target-specific variable, not the rule
-        recipe = _body(text, match.start(), "\t")
+        recipe = _body(text, match.start(), "\t") if recipes else ""
         for name in match.group(1).split():
             if _MAKE_NAME.fullmatch(name) and "%" not in name:
                 found.setdefault(name, recipe)
@@ -313,9 +315,11 @@ def _npm(text: str) -> dict[str, str] | None:
     return {str(k): " ".join(str(v).split()) for k, v in scripts.items()}
 
 
-def _indented(text: str, pattern: re.Pattern[str], keywords: frozenset[str]) -> dict[str, str]:
+def _indented(
+    text: str, pattern: re.Pattern[str], keywords: frozenset[str], recipes: bool
+) -> dict[str, str]:
     return {
-        m.group(1): _body(text, m.start())
+        m.group(1): _body(text, m.start()) if recipes else ""
         for m in pattern.finditer(text)
         if m.group(1) not in keywords
     }
