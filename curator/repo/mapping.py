@@ -21,7 +21,7 @@ from curator.store import discovery
 CONFIGURED_BY_PROJECT = frozenset({"memory_store", "autoMemoryDirectory"})
 
 # Checks that resolve memory text against a repository's files; skipped without one.
-REPOSITORY_CHECKS = frozenset({"paths", "symbols", "mismatch"})
+REPOSITORY_CHECKS = frozenset({"paths", "symbols", "commands", "mismatch"})
 
 
 class RepoChoice(NamedTuple):

@@ -34,6 +34,7 @@ class Shape(NamedTuple):
     source: str  # the regex; its `secret` group (else the whole match) is the secret
     keywords: tuple[str, ...]  # the regex runs only when one of these is in the text
     min_entropy: float | None = None  # overrides the family's
+    min_words: int = 0  # a passphrase: at least this many words, tested as words (below)
 
     @property
     def pattern(self) -> Any:
@@ -55,8 +56,9 @@ class Family(NamedTuple):
     placeholders: tuple[str, ...] = ()  # regexes; a value one of them fullmatches is a name
     stopwords: tuple[str, ...] = ()  # lowercase; a value containing one is an example
     examples: frozenset[str] = frozenset()  # vendor documentation values
-    placeholder_hosts: tuple[str, ...] = ()  # a URL credential for these hosts is a sample
+    placeholder_hosts: tuple[str, ...] = ()  # a URL or a user at these hosts is a sample
     base64_text_is_plain: bool = False  # base64 of readable text is not a secret
+    common_words: frozenset[str] = frozenset()  # lowercase; a passphrase holds none of these
 
 
 class Secret(NamedTuple):
@@ -296,6 +298,8 @@ def looks_secret(value: str, family: Family, shape: Shape, groups: dict[str, str
     lowered = value.lower()
     if any(word in lowered for word in family.stopwords):
         return False
+    if shape.min_words:
+        return _passphrase(lowered, shape.min_words, family.common_words)
     if len(value) < family.min_length:
         return False
     if any(_compile(p).fullmatch(value) for p in family.placeholders):
@@ -305,12 +309,27 @@ def looks_secret(value: str, family: Family, shape: Shape, groups: dict[str, str
     threshold = shape.min_entropy if shape.min_entropy is not None else family.min_entropy
     if entropy(value) < threshold:
         return False
-    host = groups.get("host", "").lower().rsplit("@", 1)[-1].split(":", 1)[0]
+    user = groups.get("user", "")
+    # A URL's host, or the domain of a user's e-mail address (`admin@example.com / x`).
+    host = groups.get("host", "") or (user if "@" in user else "")
+    host = host.lower().rsplit("@", 1)[-1].split(":", 1)[0]
     if host and any(host == h or host.endswith("." + h) for h in family.placeholder_hosts):
         return False
     if groups.get("user") and groups["user"] == value:
         return False  # postgres://postgres:postgres@… is a default, not a secret
     return not (family.base64_text_is_plain and _base64_of_text(value))
+
+
+def _passphrase(lowered: str, min_words: int, common: frozenset[str]) -> bool:
+    """Diceware: each word alone is a name (the placeholder tests would pass it), so the
+    words are tested together: enough of them, not all alike, and none of prose's
+    common words (`stored in the team vault` is a sentence, not a passphrase)."""
+    words = lowered.replace("-", " ").split()
+    return (
+        len(words) >= min_words
+        and len(set(words)) == len(words)
+        and all(len(w) >= 3 and w.isalpha() and w not in common for w in words)
+    )
 
 
 def entropy(value: str) -> float:
@@ -355,12 +374,13 @@ PARAMS: dict[str, Any] = {
     "examples": [],
     "placeholder_hosts": [],
     "base64_text_is_plain": False,
+    "common_words": [],
     "redaction": "<redacted: rotate this credential>",
     "fix_description": "redact the {{ kind }} ({{ masked }})",
 }
 
 
-SHAPE_KEYS = {"kind", "pattern", "keywords", "min_entropy"}
+SHAPE_KEYS = {"kind", "pattern", "keywords", "min_entropy", "min_words"}
 
 
 def params_problem(params: dict[str, Any]) -> str | None:
@@ -373,12 +393,14 @@ def params_problem(params: dict[str, Any]) -> str | None:
         return "shapes: at least one {kind, pattern, keywords}"
     for i, shape in enumerate(params["shapes"]):
         if not isinstance(shape, dict) or set(shape) - SHAPE_KEYS:
-            return f"shapes[{i}] takes kind, pattern, keywords and min_entropy"
+            return f"shapes[{i}] takes kind, pattern, keywords, min_entropy and min_words"
         if not isinstance(shape.get("kind"), str) or not isinstance(shape.get("pattern"), str):
             return f"shapes[{i}] needs a kind and a pattern"
         keywords = shape.get("keywords", [])
         if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
             return f"shapes[{i}].keywords must be a list of words"
+        if not isinstance(shape.get("min_words", 0), int) or shape.get("min_words", 0) < 0:
+            return f"shapes[{i}].min_words must be a whole number"
         try:
             compile_shape(shape["pattern"])
         except regex.error as exc:
@@ -400,6 +422,7 @@ def family_of(code: str, params: dict[str, Any]) -> Family:
             source=str(s["pattern"]),
             keywords=tuple(k.lower() if ignore_case else k for k in s.get("keywords", [])),
             min_entropy=float(s["min_entropy"]) if "min_entropy" in s else None,
+            min_words=int(s.get("min_words", 0)),
         )
         for s in params["shapes"]
     )
@@ -417,4 +440,5 @@ def family_of(code: str, params: dict[str, Any]) -> Family:
         examples=frozenset(str(e) for e in params["examples"]),
         placeholder_hosts=tuple(str(h).lower() for h in params["placeholder_hosts"]),
         base64_text_is_plain=bool(params["base64_text_is_plain"]),
+        common_words=frozenset(str(w).lower() for w in params["common_words"]),
     )

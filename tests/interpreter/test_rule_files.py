@@ -46,7 +46,9 @@ def test_rule_case(rule, case, monkeypatch):
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: f"{r.code}-{r.name}")
 def test_a_message_uses_only_declared_values(rule):
-    used = set(re.findall(r"{[{%]-?\s*(?:if\s+|not\s+)*([a-z_]+)", rule.message))
+    used = set(
+        re.findall(r"{[{%]-?\s*(?:if\s+|not\s+)*(?!(?:endif|else)\b)([a-z_]+)", rule.message)
+    )
     assert used <= set(detail_keys(rule)) | set(TEMPLATE_VALUES)
 
 

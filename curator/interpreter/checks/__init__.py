@@ -37,6 +37,7 @@ CHECKS: dict[str, str] = {
     "metric": "curator.interpreter.checks.metric",
     "paths": "curator.interpreter.checks.paths",
     "symbols": "curator.interpreter.checks.symbols",
+    "commands": "curator.interpreter.checks.commands",
     "mismatch": "curator.interpreter.checks.mismatch",
     "urls": "curator.interpreter.checks.urls",
     "usage": "curator.interpreter.checks.usage",

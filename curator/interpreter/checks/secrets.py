@@ -50,6 +50,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "secret_hash": "a salted hash that identifies it",
         "host": "the URL's host (secret_in_url)",
         "key": "the key it is assigned to (secret_assignment)",
+        "user": "the user a password is written next to (secret_assignment's user/password pair)",
     }
 }
 
@@ -153,6 +154,8 @@ def _hit(rule: Rule, ctx: Context, file: _File, secret: Secret, others: list[Sec
         detail["host"] = secret.key
     elif secret.key:
         detail["key"] = secret.key
+    if secret.family == "assignment" and secret.extra.get("user"):
+        detail["user"] = secret.extra["user"]
     return Hit(
         file.path,
         line,

@@ -149,3 +149,33 @@ def test_fix_redacts_the_secret_shows_it_masked_and_says_to_rotate(
     assert "secrets stay masked" in undone.stdout
     restored = (store / "reference_pay.md").read_text(encoding="utf-8")
     assert "sk_l…(32)" in restored and token not in restored
+
+
+def test_passwords_pasted_as_prose_are_found_masked_and_placeholders_are_not(
+    tmp_path: Path, run_curator: Callable[..., Run]
+) -> None:
+    pair, dashed, spaced = (
+        "Vq7pLm2xRt4z",
+        "orbit-lantern-mosaic-thimble",
+        "ember walnut quiver saddle",
+    )
+    body = (
+        f"Admin: `/admin/` — ops@shop.test / {pair}\n"
+        f"GPG passphrase: {dashed}\n"
+        f"Signing passphrase: `{spaced}`\n"
+        "Staging: ops@example.com / <password>; login: admin / ${ADMIN_PASSWORD}\n"
+        "passphrase: ${SIGNING_PASSPHRASE}; the password is stored in the team vault\n"
+        "Backup passphrase: stored with team vault\n"
+        "Password `op://Private/db/password` and reports in `personal/ops@shop.test/asa_weekly_v2/`\n"
+    )
+    store = write_files(tmp_path / "memory", {"project_deploy.md": memory(body)})
+    found = lint(run_curator, store, "--select", "CUR503").json()
+    assert [(d["location"]["row"], d["message"].split(": redact")[0]) for d in found] == [
+        (6, "the password of 'ops@shop.test' is written in plain text (Vq7…(12))"),
+        (7, "'passphrase' is set to a secret in plain text (orbi…(28))"),
+        (8, "'passphrase' is set to a secret in plain text (embe…(26))"),
+    ]
+    shown = lint(run_curator, store, "--select", "CUR503").stdout
+    text = run_curator("lint", str(store), "--today", TODAY, "--select", "CUR503")
+    for value in (pair, dashed, spaced):
+        assert value not in shown and value not in text.stdout + text.stderr
