@@ -51,6 +51,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "evidence_kind": "removed or renamed",
         "evidence": "the sentence the rule's `messages` make of it",
         "written": "the memory's write date (YYYY-MM-DD)",
+        "written_as": "the date as the message says it: written, last committed or last changed",
         "written_source": "where that date comes from (frontmatter field, last commit, file time)",
         "written_after": "true when the memory was written after the commit",
         "when": "the sentence comparing the two dates",
