@@ -425,3 +425,22 @@ def test_bad_skip_pattern_is_a_clean_config_error(tmp_path, make_store, run_cura
     assert run.code == 2
     assert "bad skip_patterns regex" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["kind: journal", "metadata:\n  kind: session-log", "metadata:\n  journal: yes"],
+    ids=["top-level", "metadata-kind", "metadata-journal"],
+)
+def test_a_journal_flag_in_the_frontmatter_or_under_metadata_holds_it_back(
+    tmp_path, make_store, run_curator, flag
+):
+    """Claude Code keeps extra frontmatter keys under `metadata:`; a journal flag there
+    marks a dated log as surely as one at the top."""
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"a/viewer.py": "x\n"})
+    commit(repo, "cleanup", "2026-03-02", delete=("a/viewer.py",))
+    store = make_store({"project_viewer.md": memory("Edited `a/viewer.py` today.\n", extra=flag)})
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
+    assert (found(run), run.code) == ([], 0)
+    assert "(journal 1)" in run.stderr
