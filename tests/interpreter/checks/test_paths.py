@@ -444,3 +444,27 @@ def test_a_journal_flag_in_the_frontmatter_or_under_metadata_holds_it_back(
     run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
     assert (found(run), run.code) == ([], 0)
     assert "(journal 1)" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("written", "after", "wording"),
+    [
+        ("2026-03-11", False, "before that"),
+        ("2026-03-12", False, "before that"),  # the same day: not known to be after
+        ("2026-03-13", True, "when it was already gone"),
+    ],
+)
+def test_the_written_wording_agrees_with_written_after(
+    tmp_path, make_store, run_curator, written, after, wording
+):
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"tools/viewer.py": "x = 1\n"})
+    commit(repo, "drop viewer", "2026-03-12", delete=("tools/viewer.py",))
+    body = "Open `tools/viewer.py` to inspect runs.\n"
+    store = make_store({"project_v.md": memory(body, extra=f"modified: {written}")})
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
+    (diagnostic,) = run.json()
+    assert diagnostic["detail"]["written_after"] is after
+    assert diagnostic["message"].endswith(
+        f"the memory was written {written} (frontmatter modified), {wording}"
+    )
