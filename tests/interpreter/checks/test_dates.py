@@ -426,3 +426,15 @@ def test_a_date_decays_the_day_after_its_grace_period_ends(
     assert days_past(boundary - timedelta(days=1)) == []
     assert days_past(boundary) == []
     assert days_past(boundary + timedelta(days=1)) == [grace + 1]
+
+
+# -- Edges of reading a day -----------------------------------------------------------------
+
+
+def test_a_month_day_on_the_write_date_is_that_day_not_next_year(make_store, run_curator):
+    """'due June 12' written on June 12 means that day: the first such day on or after the
+    write date includes the write date itself."""
+    text = memory("The report is due June 12.\n", extra="modified: 2026-06-12")
+    store = make_store({"project_due.md": text})
+    run = lint_json(run_curator, store, "CUR101", "--today", TODAY)
+    assert [d["detail"]["date"] for d in run.json()] == ["2026-06-12"]
