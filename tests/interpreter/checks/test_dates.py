@@ -438,3 +438,23 @@ def test_a_month_day_on_the_write_date_is_that_day_not_next_year(make_store, run
     store = make_store({"project_due.md": text})
     run = lint_json(run_curator, store, "CUR101", "--today", TODAY)
     assert [d["detail"]["date"] for d in run.json()] == ["2026-06-12"]
+
+
+@pytest.mark.parametrize(
+    ("settling", "date_read"),
+    [("04/15/2026", "2026-12-05"), ("15/04/2026", "2026-05-12")],
+    ids=["month-first-store", "day-first-store"],
+)
+def test_an_ambiguous_numeric_date_is_read_in_the_stores_order(
+    make_store, run_curator, settling, date_read
+):
+    """`12/05/2026` settles nothing by itself; the store's other dates say which is the day."""
+    store = make_store(
+        {
+            "project_filed.md": memory(f"Report was filed {settling}.\n"),
+            "project_due.md": memory("Renewal due 12/05/2026.\n", extra="modified: 2026-01-05"),
+        }
+    )
+    run = lint_json(run_curator, store, "CUR101", "--today", "2027-02-01")
+    due = [d for d in run.json() if d["path"].endswith("project_due.md")]
+    assert [d["detail"]["date"] for d in due] == [date_read]
