@@ -458,3 +458,19 @@ def test_an_ambiguous_numeric_date_is_read_in_the_stores_order(
     run = lint_json(run_curator, store, "CUR101", "--today", "2027-02-01")
     due = [d for d in run.json() if d["path"].endswith("project_due.md")]
     assert [d["detail"]["date"] for d in due] == [date_read]
+
+
+@pytest.mark.parametrize(
+    ("modified", "codes"),
+    [("2026-12-02", []), ("2026-12-03", ["CUR001", "CUR102"])],
+    ids=["tomorrow", "the-day-after"],
+)
+def test_a_modified_date_of_tomorrow_is_a_write_date(make_store, run_curator, modified, codes):
+    """A time zone ahead of the runner's writes tomorrow's date: it is the write date (no
+    CUR001, 'next week' is not past). Two days ahead is in the future: the write date falls
+    back to created_at, and 'next week' from there is long past."""
+    extra = f"modified: {modified}\ncreated_at: 2026-01-05"
+    store = make_store({"project_tz.md": memory("Ship it next week.\n", extra=extra)})
+    run = lint_json(run_curator, store, "CUR001,CUR102", "--today", TODAY)
+    assert "Traceback" not in run.stderr
+    assert sorted(d["code"] for d in run.json()) == codes
