@@ -122,10 +122,9 @@ def is_journal(rules: Narration, memory: Memory) -> bool:
     name = memory.rel.rsplit("/", 1)[-1]
     if any(patterns.search(p, name) for p in rules.journal_names):
         return True
-    metadata = memory.frontmatter.get("metadata")
-    nested = metadata if isinstance(metadata, dict) else {}
+    # Keys under `metadata:` are lifted to the top when the store is read (`frontmatter`).
     for key, values in rules.journal_values.items():
-        value = memory.frontmatter.get(key, nested.get(key))
+        value = memory.frontmatter.get(key)
         if value is not None and str(value).strip().lower() in values:
             return True
     return False

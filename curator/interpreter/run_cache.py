@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 RESULTS_FILE = "results.json"
 MEMO_FILE = "memo.json"
 FRONTMATTER_FILE = "frontmatter.json"
+# A cached diagnostic costs about as much to read back as a cheap rule takes to make it
+# (a 30,000-line index of broken links: decoding its results took longer than linting).
+# A rule with more results than this runs afresh instead, and a results file larger than
+# the bound (another version's) is not read.
+MAX_CACHED_PER_RULE = 1_000
+MAX_RESULTS_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,13 @@ class ResultCache:
         return sha256_text(json.dumps([self.ruleset, today.isoformat(), str(repo), self.state]))
 
     def get(self, key: str) -> dict[str, tuple[Diagnostic, ...]]:
-        cached = cache_format.read(self.folder / RESULTS_FILE)
+        path = self.folder / RESULTS_FILE
+        try:
+            if path.stat().st_size > MAX_RESULTS_BYTES:
+                return {}  # dearer to read than to redo
+        except OSError:
+            return {}
+        cached = cache_format.read(path)
         if isinstance(cached, dict) and cached.get("key") == key:
             by_code = cached.get("by_code")
             if isinstance(by_code, dict):
@@ -138,7 +150,11 @@ class ResultCache:
         for rule in fresh:
             cacheable = rule.check != "engine" or (rule.code == UNUSED_SUPPRESSION and not reused)
             if cacheable and rule.code not in self.volatile and rule.code not in ctx.skipped:
-                updated[rule.code] = tuple(d for d in found if d.code == rule.code)
+                hits = tuple(d for d in found if d.code == rule.code)
+                if len(hits) <= MAX_CACHED_PER_RULE:
+                    updated[rule.code] = hits
+                else:
+                    updated.pop(rule.code, None)
         if updated != stored and not secret_names(ctx.store):
             self.put(key, updated)  # diagnostics name their files: none named with a secret
         return sorted(found, key=Diagnostic.sort_key)

@@ -151,7 +151,9 @@ def evidence(
     messages = rule.params["messages"]
     detail["evidence"] = templates.render(messages[kind], detail)
     when, source = written(ctx, memory)
-    detail.update(written=when.isoformat(), written_source=source, written_after=when > gone)
+    # Both are days: one written on the day of the change is not known to be after it.
+    after = when > gone
+    detail.update(written=when.isoformat(), written_source=source, written_after=after)
     # "written" only for a write date; a commit date is when it was committed.
     if source == "its last commit":
         detail["written_as"] = f"last committed {when.isoformat()}"
@@ -159,7 +161,7 @@ def evidence(
         detail["written_as"] = f"last changed {when.isoformat()} (the file's time)"
     else:
         detail["written_as"] = f"written {when.isoformat()} ({source})"
-    order = "written_after" if when > gone else "written_before"
+    order = "written_after" if after else "written_before"
     detail["when"] = templates.render(messages[order], detail)
     return detail
 

@@ -216,3 +216,41 @@ def test_a_relinked_symlink_is_read_afresh(
     assert unreadable() == looped
     shutil.rmtree(tmp_path / "onlooker" / "curator" / "cache")
     assert unreadable() == looped
+
+
+def test_a_rule_with_more_results_than_the_bound_runs_afresh_instead_of_being_cached(
+    tmp_path: Path, run_curator: Callable[..., Run]
+) -> None:
+    """Reading a cached diagnostic back costs about what a cheap rule takes to make it:
+    an index of thousands of broken links is linted, not decoded (issue 26, item 10)."""
+    from curator.interpreter.run_cache import MAX_CACHED_PER_RULE
+
+    root = tmp_path / "project"
+    links = [f"- [N{i}](gone_{i}.md) — gone" for i in range(MAX_CACHED_PER_RULE + 1)]
+    write_files(root / "memory", {"MEMORY.md": "\n".join(links) + "\n"})
+    cold = lint(run_curator, root, "--output-format", "json")
+    assert cold.code == 1, cold.stderr
+    assert sum(d["code"] == "CUR010" for d in cold.json()) == MAX_CACHED_PER_RULE + 1
+    (results,) = [p for p in cache_files(tmp_path, "lint") if p.name == "results.json"]
+    by_code = cache_format.loads(results.read_bytes())["by_code"]
+    assert "CUR010" not in by_code and by_code  # the other rules' results are kept
+    warm = lint(run_curator, root, "--output-format", "json")
+    assert (warm.code, warm.stdout) == (cold.code, cold.stdout)
+
+
+def test_a_results_file_over_the_size_bound_is_not_read(
+    tmp_path: Path, project: Path, run_curator: Callable[..., Run]
+) -> None:
+    """A results file larger than the bound (another version's, or grown by hand) is a
+    miss: its key matches, yet the run lints afresh rather than decode it."""
+    from curator.interpreter.run_cache import MAX_RESULTS_BYTES
+
+    cold = lint(run_curator, project, "--output-format", "json")
+    (results,) = [p for p in cache_files(tmp_path, "lint") if p.name == "results.json"]
+    text = results.read_text(encoding="utf-8")
+    assert "project_gone.md" in text
+    tampered = text.replace("project_gone.md", "TAMPERED.md")
+    results.write_text(tampered + " " * MAX_RESULTS_BYTES, encoding="utf-8")
+    warm = lint(run_curator, project, "--output-format", "json")
+    assert "TAMPERED" not in warm.stdout
+    assert (warm.code, warm.stdout) == (cold.code, cold.stdout)

@@ -180,3 +180,29 @@ def test_an_unreadable_object_is_said_and_the_rest_of_history_still_read(
     assert any("could not read all of history" in limit for limit in index.limits)
     fate = index.fate("src/ingest.py", present_in(repo))
     assert fate is not None and fate.commit.subject == "drop the old ingest"
+
+
+def test_a_path_added_and_deleted_in_the_same_second_is_deleted(tmp_path: Path) -> None:
+    """A rebase or a script writes both commits within one second: log order (newest
+    first), not the equal commit times, says which event is the last."""
+    root = tmp_path / "r"
+    commit(root, "base", "2026-01-01", files={"keep.py": "K = 1\n"})
+    commit(root, "add it", "2026-01-02", files={"tmp.py": "T = 1\n"})
+    commit(root, "drop it", "2026-01-02", delete=("tmp.py",))
+    index = open_index(root, tmp_path / "cache", EXCLUDE)
+    assert index is not None
+    fate = index.fate("tmp.py", present_in(root.resolve()))
+    assert fate is not None and (fate.event, fate.commit.subject) == ("deleted", "drop it")
+
+
+def test_a_delete_in_the_same_second_as_the_indexed_add_wins_on_update(tmp_path: Path) -> None:
+    """The index was built after the add; the delete comes in an update with an equal
+    commit time: the update is newer, whatever the clock says."""
+    root = tmp_path / "r"
+    commit(root, "add it", "2026-01-02", files={"tmp.py": "T = 1\n"})
+    assert open_index(root, tmp_path / "cache", EXCLUDE) is not None
+    commit(root, "drop it", "2026-01-02", delete=("tmp.py",))
+    index = open_index(root, tmp_path / "cache", EXCLUDE)
+    assert index is not None and index.stats.mode == "updated"
+    fate = index.fate("tmp.py", present_in(root.resolve()))
+    assert fate is not None and (fate.event, fate.commit.subject) == ("deleted", "drop it")

@@ -34,7 +34,12 @@ def imported(run: Run) -> set[str]:
 def start(env: Env) -> tuple[Run, str]:
     """One session start, and which path answered it: `quick` (no store discovery, no
     CLI, no YAML) or `full`."""
-    run = env.hook(PYTHONPROFILEIMPORTTIME="1")
+    return start_with(env)
+
+
+def start_with(env: Env, **variables: str) -> tuple[Run, str]:
+    """`start`, with these environment variables set for the hook."""
+    run = env.hook(PYTHONPROFILEIMPORTTIME="1", **variables)
     assert run.code == 0, run.stderr
     modules = imported(run)
     assert "curator.session.quick" in modules
@@ -250,3 +255,65 @@ def test_a_slow_git_status_cannot_hold_the_quick_path_past_the_deadline(env: Env
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] == POINTER
     assert "no answer within 2500 ms" in out.stderr
+
+
+def test_claude_codes_settings_moving_the_store_run_the_full_path(env: Env) -> None:
+    """`autoMemoryDirectory` in Claude Code's user settings names another store: the
+    record's answer is of the old one."""
+    until_quick(env)
+    other = env.tmp / "elsewhere"
+    write_files(other, {"MEMORY.md": "# Memory\n- [Gone](gone.md) — removed\n"})
+    settings = env.claude / "settings.json"
+    settings.write_text(json.dumps({"autoMemoryDirectory": str(other)}), encoding="utf-8")
+    _run, path = start(env)
+    assert path == "full"
+    started = [e for e in env.events() if e["event_type"] == "curator.scan.started"]
+    assert started[-1]["payload"]["store"] == str(other)  # the store the settings name
+
+
+def _variable_values(tmp: Path) -> dict[str, str]:
+    """Another value for each variable the record's digest lists (`quick._ENV_NAMES`,
+    `_ENV_SET`), one that keeps the hook working."""
+    return {
+        "HOME": str(tmp / "home2"),
+        "PATH": os.environ["PATH"] + os.pathsep + str(tmp / "bin"),
+        "XDG_CONFIG_HOME": str(tmp / "xdg2"),
+        "CLAUDE_CONFIG_DIR": str(tmp / "claude2"),
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
+        "CLAUDE_CODE_SANDBOXED": "1",
+        "ONLOOKER_DIR": str(tmp / "onlooker2"),
+        "ONLOOKER_EVENTS_LOG": str(tmp / "other.jsonl"),
+        "CURATOR_TODAY": "2026-06-02",
+        "CURATOR_NESTED": "0",  # "1" skips the hook altogether
+        "CURATOR_KILL_AT": "no-such-point",
+        "ANTHROPIC_API_KEY": "sk-ant-test-not-real",
+    }
+
+
+def test_every_variable_the_record_lists_is_parametrized() -> None:
+    from curator.session import quick
+
+    assert set(_variable_values(Path("/"))) == set(quick._ENV_NAMES) | set(quick._ENV_SET)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "HOME",
+        "PATH",
+        "XDG_CONFIG_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+        "CLAUDE_CODE_SANDBOXED",
+        "ONLOOKER_DIR",
+        "ONLOOKER_EVENTS_LOG",
+        "CURATOR_TODAY",
+        "CURATOR_NESTED",
+        "CURATOR_KILL_AT",
+        "ANTHROPIC_API_KEY",
+    ],
+)
+def test_a_change_of_any_variable_the_record_lists_runs_the_full_path(env: Env, name: str) -> None:
+    until_quick(env)
+    _run, path = start_with(env, **{name: _variable_values(env.tmp)[name]})
+    assert path == "full", name

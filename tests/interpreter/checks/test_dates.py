@@ -426,3 +426,51 @@ def test_a_date_decays_the_day_after_its_grace_period_ends(
     assert days_past(boundary - timedelta(days=1)) == []
     assert days_past(boundary) == []
     assert days_past(boundary + timedelta(days=1)) == [grace + 1]
+
+
+# -- Edges of reading a day -----------------------------------------------------------------
+
+
+def test_a_month_day_on_the_write_date_is_that_day_not_next_year(make_store, run_curator):
+    """'due June 12' written on June 12 means that day: the first such day on or after the
+    write date includes the write date itself."""
+    text = memory("The report is due June 12.\n", extra="modified: 2026-06-12")
+    store = make_store({"project_due.md": text})
+    run = lint_json(run_curator, store, "CUR101", "--today", TODAY)
+    assert [d["detail"]["date"] for d in run.json()] == ["2026-06-12"]
+
+
+@pytest.mark.parametrize(
+    ("settling", "date_read"),
+    [("04/15/2026", "2026-12-05"), ("15/04/2026", "2026-05-12")],
+    ids=["month-first-store", "day-first-store"],
+)
+def test_an_ambiguous_numeric_date_is_read_in_the_stores_order(
+    make_store, run_curator, settling, date_read
+):
+    """`12/05/2026` settles nothing by itself; the store's other dates say which is the day."""
+    store = make_store(
+        {
+            "project_filed.md": memory(f"Report was filed {settling}.\n"),
+            "project_due.md": memory("Renewal due 12/05/2026.\n", extra="modified: 2026-01-05"),
+        }
+    )
+    run = lint_json(run_curator, store, "CUR101", "--today", "2027-02-01")
+    due = [d for d in run.json() if d["path"].endswith("project_due.md")]
+    assert [d["detail"]["date"] for d in due] == [date_read]
+
+
+@pytest.mark.parametrize(
+    ("modified", "codes"),
+    [("2026-12-02", []), ("2026-12-03", ["CUR001", "CUR102"])],
+    ids=["tomorrow", "the-day-after"],
+)
+def test_a_modified_date_of_tomorrow_is_a_write_date(make_store, run_curator, modified, codes):
+    """A time zone ahead of the runner's writes tomorrow's date: it is the write date (no
+    CUR001, 'next week' is not past). Two days ahead is in the future: the write date falls
+    back to created_at, and 'next week' from there is long past."""
+    extra = f"modified: {modified}\ncreated_at: 2026-01-05"
+    store = make_store({"project_tz.md": memory("Ship it next week.\n", extra=extra)})
+    run = lint_json(run_curator, store, "CUR001,CUR102", "--today", TODAY)
+    assert "Traceback" not in run.stderr
+    assert sorted(d["code"] for d in run.json()) == codes

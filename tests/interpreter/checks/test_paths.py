@@ -425,3 +425,46 @@ def test_bad_skip_pattern_is_a_clean_config_error(tmp_path, make_store, run_cura
     assert run.code == 2
     assert "bad skip_patterns regex" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["kind: journal", "metadata:\n  kind: session-log", "metadata:\n  journal: yes"],
+    ids=["top-level", "metadata-kind", "metadata-journal"],
+)
+def test_a_journal_flag_in_the_frontmatter_or_under_metadata_holds_it_back(
+    tmp_path, make_store, run_curator, flag
+):
+    """Claude Code keeps extra frontmatter keys under `metadata:`; a journal flag there
+    marks a dated log as surely as one at the top."""
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"a/viewer.py": "x\n"})
+    commit(repo, "cleanup", "2026-03-02", delete=("a/viewer.py",))
+    store = make_store({"project_viewer.md": memory("Edited `a/viewer.py` today.\n", extra=flag)})
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
+    assert (found(run), run.code) == ([], 0)
+    assert "(journal 1)" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("written", "after", "wording"),
+    [
+        ("2026-03-11", False, "before that"),
+        ("2026-03-12", False, "before that"),  # the same day: not known to be after
+        ("2026-03-13", True, "when it was already gone"),
+    ],
+)
+def test_the_written_wording_agrees_with_written_after(
+    tmp_path, make_store, run_curator, written, after, wording
+):
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"tools/viewer.py": "x = 1\n"})
+    commit(repo, "drop viewer", "2026-03-12", delete=("tools/viewer.py",))
+    body = "Open `tools/viewer.py` to inspect runs.\n"
+    store = make_store({"project_v.md": memory(body, extra=f"modified: {written}")})
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
+    (diagnostic,) = run.json()
+    assert diagnostic["detail"]["written_after"] is after
+    assert diagnostic["message"].endswith(
+        f"the memory was written {written} (frontmatter modified), {wording}"
+    )

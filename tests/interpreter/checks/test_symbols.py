@@ -250,3 +250,16 @@ def test_a_search_past_its_time_limit_reports_nothing_and_says_so(
         "curator: symbol_missing (CUR202) skipped: searching the repository took over 1e-06 s "
         "(params.max_search_seconds)"
     ) in run.stderr.splitlines()
+
+
+def test_a_three_character_name_the_code_lost_is_reported(tmp_path, make_store, run_curator):
+    """The rule's min_length is 3 (`jobs.Job` searches `Job`), and the history index
+    keeps names that short."""
+    repo = tmp_path / "repo"
+    commit(repo, "init", "2026-01-10", files={"src/jobs.py": "class Job: ...\nclass Runner: ...\n"})
+    commit(repo, "jobs go", "2026-05-11", files={"src/jobs.py": "class Runner: ...\n"})
+    store = make_store({"project_jobs.md": memory("Queue work with `jobs.Job()`.\n")})
+    run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo.resolve()))
+    hits = [d for d in run.json() if d["code"] == "CUR202"]
+    assert [(d["detail"]["symbol"], d["detail"]["searched"]) for d in hits] == [("jobs.Job", "Job")]
+    assert hits[0]["detail"]["file_was"] == "src/jobs.py"
