@@ -314,6 +314,8 @@ def _check_memory(
         if relative and _anchored(rule, line, start, end):
             continue  # "Apr 13 (this week)": the explicit date says which week
         intent = _judge(rule, setup.vocabulary, lines, number, line, start, end, relative, offset)
+        if intent is None and not relative and not offset:
+            intent = _table_intent(setup.vocabulary, memory, number, line, start, end)
         if intent is None:
             continue
         if when is NEEDS_PARSER:
@@ -347,6 +349,43 @@ def _anchored(rule: Rule, line: str, start: int, end: int) -> bool:
     near = rule.params["anchor_chars"]
     lo, hi = max(0, start - near), min(len(line), end + near)
     return patterns.search(patterns.compile_pattern(pattern), line[lo:hi]) is not None
+
+
+def _table_intent(
+    words: Vocabulary, memory: Memory, number: int, line: str, start: int, end: int
+) -> Intent | None:
+    """A date alone in a table cell whose column is headed by a deadline or plan word
+    ("| Task | Due |" over "| Grant report | 2026-05-15 |")."""
+    if not line.lstrip().startswith("|"):
+        return None
+    column = line.count("|", 0, start) - 1
+    cell = line[line.rfind("|", 0, start) + 1 : line.find("|", end) if "|" in line[end:] else None]
+    if cell.strip() != line[start:end].strip():
+        return None  # other words share the cell: the clause rule judged them
+    header = _table_header(memory, number)
+    if header is None:
+        return None
+    cells = header.strip().strip("|").split("|")
+    if not 0 <= column < len(cells):
+        return None
+    title = cells[column]
+    for word in words.find(title, 0, len(title)):
+        kind = next((k for k in ("deadline", "plan", "just_before", "plan_after")
+                     if k in word.kinds), None)  # fmt: skip
+        if kind is not None:
+            return Intent("deadline" if kind == "deadline" else "plan", word.text, start, end)
+    return None
+
+
+def _table_header(memory: Memory, number: int) -> str | None:
+    """The header row of the table the line belongs to: the row above its `|---|` line."""
+    for at in range(number - 1, 1, -1):
+        row = memory.lines[at - 1].strip()
+        if not row.startswith("|"):
+            return None
+        if set(row) <= set("|-: "):
+            return memory.lines[at - 2]
+    return None
 
 
 def _has(groups: dict[str, str | None], name: str) -> bool:
