@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from curator.interpreter.context import Context
     from curator.models import Rule
 
-PARAMS: dict[str, Any] = dict(SECRET_PARAMS)
+PARAMS: dict[str, Any] = {**SECRET_PARAMS, "said": {}}
 _SHARED = "secrets.found"
 # The detail keys of its diagnostics, by mode: what a message template may use.
 DETAIL: dict[str, dict[str, str]] = {
@@ -51,6 +51,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "host": "the URL's host (secret_in_url)",
         "key": "the key it is assigned to (secret_assignment)",
         "user": "the user a password is written next to (secret_assignment's user/password pair)",
+        "said": "the message's subject, from `said`: the user's password, or the key's secret",
     }
 }
 
@@ -156,6 +157,10 @@ def _hit(rule: Rule, ctx: Context, file: _File, secret: Secret, others: list[Sec
         detail["key"] = secret.key
     if secret.family == "assignment" and secret.extra.get("user"):
         detail["user"] = secret.extra["user"]
+    said = rule.params["said"]  # how the message names it: a user's password, or a key's
+    form = said.get("user") if "user" in detail else said.get("key") if "key" in detail else None
+    if form:
+        detail["said"] = templates.render(str(form), detail)
     return Hit(
         file.path,
         line,
