@@ -47,6 +47,8 @@ PARAMS: dict[str, Any] = {
     "home_mirrors": [],
     "home_markers": [],
     "convention_paths": [],
+    "home_names": {},
+    "home_name_patterns": [],
     "max_per_file": 50,
     **stale.PARAMS,
 }
@@ -87,6 +89,7 @@ class Candidate:
     text: str  # the cleaned path
     start: int  # offset in memory.text
     explicit: bool  # surely meant as a path: a link, an extension, ./, ../, ~/, /, trailing /
+    home_name: str | None = None  # an agent, skill or command named, not a path
 
 
 @dataclass
@@ -104,6 +107,13 @@ def validate(params: dict[str, Any]) -> str | None:
         _skip_pattern(tuple(params["skip_patterns"]))
     except Exception as exc:  # regex.error and friends
         return f"bad skip_patterns regex: {exc}"
+    for source in params["home_name_patterns"]:
+        try:
+            compiled = patterns.compile_pattern(str(source))
+        except Exception as exc:
+            return f"bad home_name_patterns regex {source!r}: {exc}"
+        if "name" not in compiled.groupindex:
+            return f"home_name_patterns regex {source!r} has no (?P<name>...) group"
     return stale.validate_params(params, MESSAGES)
 
 
@@ -142,6 +152,11 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
                     found.append((memory, candidate, fate))
                 elif candidate.explicit and candidate.text not in out.unknown:
                     out.unknown.append(candidate.text)
+        if mirror is not None:
+            for candidate in _home_names(rule, memory):
+                fate = _home_name_fate(index, resolver, candidate, rule.params["home_names"])
+                if fate is not None:
+                    found.append((memory, candidate, fate))
     ignored = _ignored(resolver.repo_path, [f for _, _, f in found])
     counts: dict[Path, int] = {}
     for memory, candidate, fate in found:
@@ -167,6 +182,41 @@ def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> s
         base = repo / str(folder)
         if base.is_dir() and sum((base / m).exists() for m in markers) >= 2:
             return str(folder).strip("/")
+    return None
+
+
+def _home_names(rule: Rule, memory: Memory) -> Iterator[Candidate]:
+    """Agents, skills and commands a memory names (`/deploy`, the `reviewer` agent)."""
+    seen: set[int] = set()
+    for source in rule.params["home_name_patterns"]:
+        for match in patterns.finditer(patterns.compile_pattern(str(source)), memory.text):
+            start = match.start("name")
+            if start not in seen:
+                seen.add(start)
+                name = match.group("name")
+                yield Candidate(name, start, explicit=False, home_name=name)
+
+
+def _home_name_fate(
+    index: Index, resolver: _Resolver, candidate: Candidate, shapes: dict[str, Any]
+) -> PathFate | None:
+    """What history says of a named agent, skill or command in the repository's copy of
+    `~/.claude`: None when one of that name is there today, or none ever was."""
+    name = str(candidate.home_name).replace(":", "/")  # `plugin:cmd` lives in plugin/cmd
+    rels = [
+        f"{resolver.mirror}/{kind}/{shape.format(name=name)}".lstrip("/")
+        for kind, kinds_shapes in shapes.items()
+        for shape in kinds_shapes
+    ]
+    if any(resolver.present(rel) for rel in rels):
+        return None
+    for rel in rels:
+        if rel.endswith("/"):
+            fate = _folder_fate(index, rel, resolver.present)
+        else:
+            fate = index.fate(rel, resolver.present)
+        if fate is not None:
+            return fate
     return None
 
 
@@ -243,7 +293,9 @@ def _hit(
     else:
         values.update(gone_path=fate.path, commit_obj=fate.commit)
         kind = fate.event
-        if fate.event == "moved" and fate.target is not None:
+        if fate.event == "moved" and fate.target is not None and candidate.home_name:
+            values.update(target=fate.target)
+        elif fate.event == "moved" and fate.target is not None:
             replacement = resolver.rewrite(candidate, memory, fate.path, fate.target)
             values.update(target=fate.target, replacement=replacement)
             fix = _rewrite_fix(memory, candidate, replacement, line)

@@ -425,3 +425,42 @@ def test_bad_skip_pattern_is_a_clean_config_error(tmp_path, make_store, run_cura
     assert run.code == 2
     assert "bad skip_patterns regex" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_agents_skills_and_commands_named_resolve_to_the_dotfiles_copy(
+    tmp_path, make_store, run_curator
+):
+    repo = tmp_path / "dotfiles"
+    commit(
+        repo,
+        "init",
+        "2026-01-10",
+        files={
+            "claude/settings.json": "{}\n",
+            "claude/CLAUDE.md": "x\n",
+            "claude/agents/reviewer.md": "x\n",
+            "claude/agents/tester.md": "x\n",
+            "claude/skills/pdf/SKILL.md": "x\n",
+            "claude/commands/ship.md": "x\n",
+        },
+    )
+    commit(
+        repo,
+        "retire the reviewer",
+        "2026-02-10",
+        delete=("claude/agents/reviewer.md", "claude/skills/pdf/SKILL.md"),
+    )
+    body = (
+        "Ask the `reviewer` agent before merging; the `tester` agent runs the suite.\n"
+        "Reports use skill `pdf`; release with `/ship`; `/compact` when the context is full.\n"
+    )
+    store = make_store({"project_h.md": memory(body)})
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
+    text = (store / "project_h.md").read_text()
+    assert found(run) == [
+        ("project_h.md", *locate(text, "reviewer"), "reviewer"),
+        ("project_h.md", *locate(text, "pdf"), "pdf"),
+    ]
+    messages = [d["message"] for d in run.json()]
+    assert messages[0].startswith("'reviewer' was deleted in ")
+    assert '"retire the reviewer"' in messages[0]
