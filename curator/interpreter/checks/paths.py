@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.git import git_output
 from curator.interpreter import narration, patterns, stale
+from curator.interpreter.checks import dates
 from curator.models import Edit, Fix, Hit, Memory
 from curator.repo import references, tree
 
@@ -153,10 +154,10 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
                 elif candidate.explicit and candidate.text not in out.unknown:
                     out.unknown.append(candidate.text)
         if mirror is not None:
-            for candidate in _home_names(rule, memory):
-                fate = _home_name_fate(index, resolver, candidate, rule.params["home_names"])
-                if fate is not None:
-                    found.append((memory, candidate, fate))
+            found.extend(_stale_home_names(rule, index, resolver, memory))
+    listing = dates.index_memory(ctx) if mirror is not None else None
+    if listing is not None:  # MEMORY.md names agents, skills and commands too
+        found.extend(_stale_home_names(rule, index, resolver, listing))
     ignored = _ignored(resolver.repo_path, [f for _, _, f in found])
     counts: dict[Path, int] = {}
     for memory, candidate, fate in found:
@@ -183,6 +184,15 @@ def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> s
         if base.is_dir() and sum((base / m).exists() for m in markers) >= 2:
             return str(folder).strip("/")
     return None
+
+
+def _stale_home_names(
+    rule: Rule, index: Index, resolver: _Resolver, memory: Memory
+) -> Iterator[tuple[Memory, Candidate, PathFate]]:
+    for candidate in _home_names(rule, memory):
+        fate = _home_name_fate(index, resolver, candidate, rule.params["home_names"])
+        if fate is not None:
+            yield memory, candidate, fate
 
 
 def _home_names(rule: Rule, memory: Memory) -> Iterator[Candidate]:

@@ -442,25 +442,32 @@ def test_agents_skills_and_commands_named_resolve_to_the_dotfiles_copy(
             "claude/agents/tester.md": "x\n",
             "claude/skills/pdf/SKILL.md": "x\n",
             "claude/commands/ship.md": "x\n",
+            "claude/agents/deployer.md": "x\n",
         },
     )
     commit(
         repo,
         "retire the reviewer",
         "2026-02-10",
-        delete=("claude/agents/reviewer.md", "claude/skills/pdf/SKILL.md"),
+        delete=(
+            "claude/agents/reviewer.md",
+            "claude/skills/pdf/SKILL.md",
+            "claude/agents/deployer.md",
+        ),
     )
     body = (
         "Ask the `reviewer` agent before merging; the `tester` agent runs the suite.\n"
         "Reports use skill `pdf`; release with `/ship`; `/compact` when the context is full.\n"
     )
-    store = make_store({"project_h.md": memory(body)})
+    listing = "- [H](project_h.md) — releases go through the `deployer` agent\n"
+    store = make_store({"MEMORY.md": listing, "project_h.md": memory(body)})
     run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
     text = (store / "project_h.md").read_text()
     assert found(run) == [
+        ("MEMORY.md", *locate(listing, "deployer"), "deployer"),
         ("project_h.md", *locate(text, "reviewer"), "reviewer"),
         ("project_h.md", *locate(text, "pdf"), "pdf"),
     ]
     messages = [d["message"] for d in run.json()]
-    assert messages[0].startswith("'reviewer' was deleted in ")
-    assert '"retire the reviewer"' in messages[0]
+    assert messages[1].startswith("'reviewer' was deleted in ")
+    assert '"retire the reviewer"' in messages[1]
