@@ -136,17 +136,22 @@ def index_links(store: Store, names: dict[str, str] | None = None) -> set[str]:
 
 def names_file(written: str, memory: Memory) -> bool:
     """Whether a file name or path as written names `memory`: its file name, its
-    store-relative path, or a path through the store's own folder (`memory/lessons.md`,
-    `~/.claude/projects/<slug>/memory/lessons.md`). `tasks/lessons.md` is another folder's
-    file, not the store's `lessons.md`; what lies above the store's folder is not compared
-    (another machine's home)."""
-    parts = [p for p in written.replace("\\", "/").split("/") if p not in ("", ".", "..", "~")]
-    rel = memory.rel.split("/")
-    own = [*[p for p in memory.path.as_posix().split("/") if p][-len(rel) - 1 : -len(rel)], *rel]
-    compared = min(len(parts), len(own))
-    return bool(parts) and all(
-        a.lower() == b.lower() for a, b in zip(parts[-compared:], own[-compared:], strict=True)
-    )
+    store-relative path, or a path through the store's folder (`memory/lessons.md`,
+    `~/.claude/projects/<slug>/memory/lessons.md`; a copy of a store kept under another
+    folder name still answers to Claude Code's `memory/`). `tasks/lessons.md` is another
+    folder's file, not the store's `lessons.md`; what lies above the store's folder is not
+    compared (another machine's home)."""
+    parts = [p.lower() for p in written.replace("\\", "/").split("/")]
+    parts = [p for p in parts if p not in ("", ".", "..", "~")]
+    rel = memory.rel.lower().split("/")
+    if not parts:
+        return False
+    if len(parts) <= len(rel):  # the file name, or the path from a folder of the store
+        return parts == rel[-len(parts) :]
+    if parts[-len(rel) :] != rel:
+        return False
+    folder = memory.path.parents[len(rel) - 1].name.lower()
+    return parts[-len(rel) - 1] in (folder, "memory")
 
 
 def named_in(text: str, memories: Iterable[Memory]) -> set[str]:
