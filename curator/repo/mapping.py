@@ -76,9 +76,9 @@ def locate_repository(
     `memory_store` or `autoMemoryDirectory`); the repository holding the store, unless
     the store sits in a `projects/<slug>/memory` layout (a dotfiles repository, whose
     files the memories do not talk about); the current project's repository when the
-    store's slug is that project's slug; the dotfiles repository holding the store when
-    the slug's path ends inside it; the one existing folder the slug names on this
-    machine.
+    store's slug is that project's slug; the one existing folder the slug names on this
+    machine; the dotfiles repository holding the store when the slug's path ends inside
+    it.
     """
     if override is not None:
         return RepoChoice(override.resolve())
@@ -104,12 +104,13 @@ def locate_repository(
     here = discovery.repo_root(cwd.resolve())
     if here is not None and discovery.slug_matches(store.parent.name, here):
         return RepoChoice(here)
-    if slug is not None and (holder := _holder_named(store, slug, config)) is not None:
-        return RepoChoice(holder)
     if slug is not None:
         decoded = discovery.path_for_slug(slug)
         if decoded is not None:
             return RepoChoice(decoded.resolve())
+        holder = _holder_named(store, slug, config)
+        if holder is not None:
+            return RepoChoice(holder)
     return RepoChoice(None, "unmapped")
 
 
@@ -134,7 +135,8 @@ def _holder_named(store: Path, slug: str, config: Config) -> Path | None:
         return None
     names = {holder.name, *(str(n) for n in config.get("references.dotfiles_names") or [])}
     tries = [(config_copy, "--claude", True)]
-    tries += [(holder, "-" + discovery.project_slug(n), False) for n in sorted(names)]
+    if config_copy != holder:  # a repository that is `~/.claude` itself has no other name
+        tries += [(holder, "-" + discovery.project_slug(n), False) for n in sorted(names)]
     for base, head, at_home in tries:
         start = slug.find(head)
         while start > 0:

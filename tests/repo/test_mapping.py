@@ -200,3 +200,21 @@ def test_a_dotfiles_store_whose_slug_ends_inside_it_is_that_repository(
     ]
     assert "'scripts/sync.sh' was deleted in" in run.json()[0]["message"]
     assert "no known repository" not in run.stderr
+
+
+def test_a_repository_that_is_claudes_own_folder_answers_only_to_its_slug(
+    git_repo, tmp_path: Path
+) -> None:
+    # ~/.claude itself under git: its stores talk about other projects, ~/dotfiles among them.
+    repo = git_repo(
+        {
+            "projects/-Users-x-dotfiles/memory/MEMORY.md": "",
+            "projects/-Users-x--claude/memory/MEMORY.md": "",
+            "settings.json": "{}\n",
+        },
+        name="dotfiles",
+    )
+    other = repo / "projects/-Users-x-dotfiles/memory"
+    assert locate_repository(other, Config(), None, tmp_path).root is None
+    own = repo / "projects/-Users-x--claude/memory"
+    assert locate_repository(own, Config(), None, tmp_path).root == repo
