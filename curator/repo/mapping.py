@@ -119,7 +119,14 @@ _HOME = re.compile(r"-(?:Users|home)-[A-Za-z0-9_]+|-root|[A-Za-z]--Users-[A-Za-z
 
 
 def _holder_named(store: Path, slug: str, config: Config) -> Path | None:
-    """The dotfiles repository holding `store` when the slug's path ends inside it.
+    found = dotfiles_checkout(store, slug, config)
+    return found[0] if found is not None else None
+
+
+def dotfiles_checkout(store: Path, slug: str, config: Config) -> tuple[Path, str | None] | None:
+    """The dotfiles repository holding `store` when the slug's path ends inside it, and
+    where its owner keeps the checkout, as the slug of its home-relative path (`-code-dotfiles`
+    for `~/code/dotfiles`; None when the slug does not say).
 
     The store sits at `<repo>/<folder>/projects/<slug>/memory`, so `<repo>/<folder>` is the
     repository's copy of `~/.claude`: a slug `<home>--claude[-sub]` names it (or a folder in
@@ -141,10 +148,12 @@ def _holder_named(store: Path, slug: str, config: Config) -> Path | None:
         start = slug.find(head)
         while start > 0:
             tail = slug[start + len(head) :]
-            prefix_ok = _HOME.fullmatch(slug[:start]) is not None if at_home else True
+            home = _HOME.match(slug[:start])
+            prefix_ok = home is not None and home.end() == start if at_home else True
             fits = prefix_ok and (tail == "" or tail.startswith("-"))
             if fits and discovery.folder_for_slug_tail(tail, base) is not None:
-                return holder
+                in_home = slug[home.end() : start + len(head)] if home and not at_home else None
+                return holder, in_home
             start = slug.find(head, start + 1)
     return None
 

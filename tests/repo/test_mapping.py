@@ -177,7 +177,8 @@ def test_a_dotfiles_store_whose_slug_ends_inside_it_is_that_repository(
         {
             f"{OWN}/MEMORY.md": "- [Sync](project_sync.md) — how sync runs\n",
             f"{OWN}/project_sync.md": memory("Sync runs `scripts/sync.sh` every hour.\n"),
-            f"{HOME_CLAUDE}/MEMORY.md": "",
+            f"{HOME_CLAUDE}/MEMORY.md": "- [Hourly](hourly.md) — the sync job\n",
+            f"{HOME_CLAUDE}/hourly.md": memory("Runs `~/code/dotfiles/scripts/sync.sh`.\n"),
             f"{ELSEWHERE}/MEMORY.md": "",
             f"{PROJECT_CLAUDE}/MEMORY.md": "",
             "claude/settings.json": "{}\n",
@@ -200,6 +201,12 @@ def test_a_dotfiles_store_whose_slug_ends_inside_it_is_that_repository(
     ]
     assert "'scripts/sync.sh' was deleted in" in run.json()[0]["message"]
     assert "no known repository" not in run.stderr
+    # A sibling store's slug says where the checkout lives: `~/code/dotfiles/...` is the
+    # repository's own file, checked with its history.
+    home = lint_json(run_curator, repo / HOME_CLAUDE, "CUR201", "--today", "2026-12-02")
+    assert [d["message"].split(" was ")[0] for d in home.json()] == [
+        "'~/code/dotfiles/scripts/sync.sh'"
+    ]
 
 
 def test_a_repository_that_is_claudes_own_folder_answers_only_to_its_slug(

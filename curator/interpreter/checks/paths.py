@@ -31,6 +31,7 @@ from curator.interpreter import narration, patterns, stale
 from curator.interpreter.checks import dates
 from curator.models import Edit, Fix, Hit, Memory
 from curator.repo import references, tree
+from curator.store import discovery
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -138,7 +139,7 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     if index is None:
         return None
     mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
-    resolver = _Resolver(root, ctx.store.root, rule.params, mirror)
+    resolver = _Resolver(root, ctx.store.root, rule.params, mirror, _checkout(ctx, root))
     rules = narration.compile_narration(rule.params)
     found: list[tuple[Memory, Candidate, PathFate | list[PathFate]]] = []
     out = Examined()
@@ -170,6 +171,28 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
         if counts[memory.path] <= rule.params["max_per_file"]:
             out.hits.append(hit)
     return out
+
+
+def _checkout(ctx: Context, root: Path) -> str | None:
+    """Where the owner keeps this dotfiles repository, home-relative and slugged
+    (`-code-dotfiles`), when the store's slug or a sibling store's says so (a session run
+    in `~/code/dotfiles/claude` names it; `repo.mapping`)."""
+    from curator.repo import mapping
+
+    store = ctx.store.root.resolve()
+    slug = mapping.store_slug(store)
+    if slug is None:
+        return None
+    try:
+        siblings = sorted(p.name for p in store.parent.parent.iterdir() if p.name != slug)
+    except OSError:
+        siblings = []
+    for name in (slug, *siblings):
+        sibling = store.parent.parent / name / "memory"
+        found = mapping.dotfiles_checkout(sibling, name, ctx.config)
+        if found is not None and found[0] == root.resolve() and found[1] is not None:
+            return found[1]
+    return None
 
 
 def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> str | None:
@@ -455,12 +478,20 @@ class _Resolver:
     `references.home_in_repo`).
     """
 
-    def __init__(self, repo: Path, store: Path, params: dict[str, Any], mirror: str | None):
+    def __init__(
+        self,
+        repo: Path,
+        store: Path,
+        params: dict[str, Any],
+        mirror: str | None,
+        checkout: str | None = None,
+    ):
         self.repo_path = repo.resolve()
         self.repo = str(self.repo_path)
         self.store = str(store.resolve())
         self.repo_name = self.repo_path.name
         self.mirror = mirror  # repository-relative folder standing for ~/.claude
+        self.checkout = checkout  # the checkout's home-relative path, slugged: `-code-dotfiles`
         self.conventions = tuple(str(p) for p in params["convention_paths"])
         self.tracked = frozenset(tree.tracked_files(self.repo_path))
         self._seen: dict[tuple[str, str], str | None] = {}
@@ -481,10 +512,25 @@ class _Resolver:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.conventions)
 
     def home_target(self, text: str) -> str | None:
-        """The absolute path a `~/.claude/...` reference stands for in the repository."""
-        if self.mirror is None or not text.startswith("~/.claude/"):
+        """The absolute path a `~/.claude/...` reference, or one into the checkout the
+        store's slug names (`~/code/dotfiles/...`), stands for in the repository."""
+        if self.mirror is not None and text.startswith("~/.claude/"):
+            rest = text[len("~/.claude/") :]
+            return os.path.normpath(os.path.join(self.repo, self.mirror, rest))
+        prefix = self.checkout_prefix(text)
+        if prefix is None:
             return None
-        return os.path.normpath(os.path.join(self.repo, self.mirror, text[len("~/.claude/") :]))
+        return os.path.normpath(os.path.join(self.repo, text[len(prefix) :]))
+
+    def checkout_prefix(self, text: str) -> str | None:
+        """`~/code/dotfiles/` when `text` starts with the checkout's home-relative path."""
+        if self.checkout is None or not text.startswith("~/"):
+            return None
+        parts = text[2:].split("/")
+        for end in range(1, len(parts)):
+            if discovery.project_slug("/" + "/".join(parts[:end])) == self.checkout:
+                return "~/" + "/".join(parts[:end]) + "/"
+        return None
 
     def status(self, candidate: Candidate, memory: Memory) -> str | None:
         """'live', 'missing', or None when the path is not ours to check."""
@@ -562,6 +608,9 @@ class _Resolver:
             if new.startswith(mirror):
                 return "~/.claude/" + new[len(mirror) :]
             return os.path.join(self.repo, new)
+        prefix = self.checkout_prefix(text)
+        if prefix is not None:
+            return prefix + new
         if text.startswith("/"):
             return os.path.join(self.repo, new)
         target = os.path.join(self.repo, old.rstrip("/"))
