@@ -123,7 +123,9 @@ def _holder_named(store: Path, slug: str, config: Config) -> Path | None:
     return found[0] if found is not None else None
 
 
-def dotfiles_checkout(store: Path, slug: str, config: Config) -> tuple[Path, str | None] | None:
+def dotfiles_checkout(
+    store: Path, slug: str, config: Config, holder: Path | None = None
+) -> tuple[Path, str | None] | None:
     """The dotfiles repository holding `store` when the slug's path ends inside it, and
     where its owner keeps the checkout, as the slug of its home-relative path (`-code-dotfiles`
     for `~/code/dotfiles`; None when the slug does not say).
@@ -132,9 +134,10 @@ def dotfiles_checkout(store: Path, slug: str, config: Config) -> tuple[Path, str
     repository's copy of `~/.claude`: a slug `<home>--claude[-sub]` names it (or a folder in
     it). The checkout itself is where nothing on this machine says; a slug that names a
     folder called as the checkout is (its folder name here, or `references.dotfiles_names`)
-    followed by nothing or by a folder the repository has names it.
+    followed by nothing or by a folder the repository has names it. `holder`: the
+    repository holding the store, when the caller knows it (saves a git process).
     """
-    holder = discovery.repo_root(store)
+    holder = holder or discovery.repo_root(store)
     if holder is None:
         return None
     config_copy = store.parent.parent.parent.resolve()

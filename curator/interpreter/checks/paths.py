@@ -187,10 +187,13 @@ def _checkout(ctx: Context, root: Path) -> str | None:
         siblings = sorted(p.name for p in store.parent.parent.iterdir() if p.name != slug)
     except OSError:
         siblings = []
+    repo = root.resolve()
+    if not store.is_relative_to(repo):
+        return None  # a store outside the repository says nothing of its checkout
     for name in (slug, *siblings):
         sibling = store.parent.parent / name / "memory"
-        found = mapping.dotfiles_checkout(sibling, name, ctx.config)
-        if found is not None and found[0] == root.resolve() and found[1] is not None:
+        found = mapping.dotfiles_checkout(sibling, name, ctx.config, holder=repo)
+        if found is not None and found[1] is not None:
             return found[1]
     return None
 
