@@ -66,6 +66,10 @@ DEFAULTS: dict[str, Any] = {
         # The repository folder that is a copy of ~/.claude (a dotfiles repository);
         # unset: found by the path rule's `home_mirrors`.
         "home_in_repo": None,
+        # What a dotfiles repository's checkout is called: a store it keeps whose slug names
+        # a folder so called (or the checkout's own folder name), or a folder inside it, is
+        # a store of that repository.
+        "dotfiles_names": ["dotfiles", ".dotfiles", "dots", ".dots"],
         # Files whose removed lines do not count as code that had an identifier.
         "history_exclude": [
             "*.md",

@@ -162,6 +162,8 @@ def evidence(
     else:
         detail["written_as"] = f"written {when.isoformat()} ({source})"
     order = "written_after" if after else "written_before"
+    if when == gone and "written_same_day" in messages:  # a day says neither before nor after
+        order = "written_same_day"
     detail["when"] = templates.render(messages[order], detail)
     return detail
 

@@ -3,13 +3,16 @@
 A store in a project (`<repo>/.claude/memory/`) talks about the repository that holds it.
 A store kept in a dotfiles repository (`dotfiles/claude/projects/<slug>/memory/`) does
 not: its paths and symbols belong to the project named by its slug, somewhere else. Such
-stores are mapped by config `repositories: {<slug or glob>: <repository root>}`, or found
-when the slug names exactly one existing folder on this machine; otherwise the store has
-no repository, and the rules that need one are skipped with a note.
+stores are mapped by config `repositories: {<slug or glob>: <repository root>}`, or are
+the dotfiles repository itself when the slug's path ends inside it (the owner ran Claude
+Code in the dotfiles checkout, or in its copy of `~/.claude`), or are found when the slug
+names exactly one existing folder on this machine; otherwise the store has no
+repository, and the rules that need one are skipped with a note.
 """
 
 from __future__ import annotations
 
+import re
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import NamedTuple
@@ -74,7 +77,8 @@ def locate_repository(
     the store sits in a `projects/<slug>/memory` layout (a dotfiles repository, whose
     files the memories do not talk about); the current project's repository when the
     store's slug is that project's slug; the one existing folder the slug names on this
-    machine.
+    machine; the dotfiles repository holding the store when the slug's path ends inside
+    it.
     """
     if override is not None:
         return RepoChoice(override.resolve())
@@ -104,7 +108,57 @@ def locate_repository(
         decoded = discovery.path_for_slug(slug)
         if decoded is not None:
             return RepoChoice(decoded.resolve())
+        holder = _holder_named(store, slug, config)
+        if holder is not None:
+            return RepoChoice(holder)
     return RepoChoice(None, "unmapped")
+
+
+# A slug's home folder: `/Users/x`, `/home/x`, `/root`, `C:\Users\x`.
+_HOME = re.compile(r"-(?:Users|home)-[A-Za-z0-9_]+|-root|[A-Za-z]--Users-[A-Za-z0-9_]+")
+
+
+def _holder_named(store: Path, slug: str, config: Config) -> Path | None:
+    found = dotfiles_checkout(store, slug, config)
+    return found[0] if found is not None else None
+
+
+def dotfiles_checkout(
+    store: Path, slug: str, config: Config, holder: Path | None = None
+) -> tuple[Path, str | None] | None:
+    """The dotfiles repository holding `store` when the slug's path ends inside it, and
+    where its owner keeps the checkout, as the slug of its home-relative path (`-code-dotfiles`
+    for `~/code/dotfiles`; None when the slug does not say).
+
+    The store sits at `<repo>/<folder>/projects/<slug>/memory`, so `<repo>/<folder>` is the
+    repository's copy of `~/.claude`: a slug `<home>--claude[-sub]` names it (or a folder in
+    it). The checkout itself is where nothing on this machine says; a slug that names a
+    folder called as the checkout is (its folder name here, or `references.dotfiles_names`)
+    followed by nothing or by a folder the repository has names it. `holder`: the
+    repository holding the store, when the caller knows it (saves a git process).
+    """
+    holder = holder or discovery.repo_root(store)
+    if holder is None:
+        return None
+    config_copy = store.parent.parent.parent.resolve()
+    if not config_copy.is_relative_to(holder):
+        return None
+    names = {holder.name, *(str(n) for n in config.get("references.dotfiles_names") or [])}
+    tries = [(config_copy, "--claude", True)]
+    if config_copy != holder:  # a repository that is `~/.claude` itself has no other name
+        tries += [(holder, "-" + discovery.project_slug(n), False) for n in sorted(names)]
+    for base, head, at_home in tries:
+        start = slug.find(head)
+        while start > 0:
+            tail = slug[start + len(head) :]
+            home = _HOME.match(slug[:start])
+            prefix_ok = home is not None and home.end() == start if at_home else True
+            fits = prefix_ok and (tail == "" or tail.startswith("-"))
+            if fits and discovery.folder_for_slug_tail(tail, base) is not None:
+                in_home = slug[home.end() : start + len(head)] if home and not at_home else None
+                return holder, in_home
+            start = slug.find(head, start + 1)
+    return None
 
 
 def skip_notes(skipped: list[tuple[Path, RepoChoice]]) -> list[str]:

@@ -110,6 +110,20 @@ def path_for_slug(slug: str, root: Path = Path("/")) -> Path | None:
     """
     if len(slug) > SLUG_MAX or not slug.startswith("-"):
         return None
+    return _folder_for(slug, root, project_slug(root).rstrip("-"))
+
+
+def folder_for_slug_tail(tail: str, root: Path) -> Path | None:
+    """The folder under `root` whose root-relative path, slugged, is `tail` (`-a-b` for
+    `root/a/b`, `""` for `root` itself), when exactly one is; else None."""
+    if not tail:
+        return root
+    if len(tail) > SLUG_MAX or not tail.startswith("-"):
+        return None
+    return _folder_for(tail, root, "")
+
+
+def _folder_for(slug: str, root: Path, start: str) -> Path | None:
     found: list[Path] = []
 
     def walk(folder: Path, prefix: str) -> None:
@@ -127,7 +141,7 @@ def path_for_slug(slug: str, root: Path = Path("/")) -> Path | None:
             elif slug.startswith(here + "-") and path.is_dir():
                 walk(path, here)  # every step eats a name, so the depth is bounded
 
-    walk(root, project_slug(root).rstrip("-"))
+    walk(root, start)
     return found[0] if len(found) == 1 else None
 
 

@@ -134,15 +134,41 @@ def index_links(store: Store, names: dict[str, str] | None = None) -> set[str]:
     return linked
 
 
+def names_file(written: str, memory: Memory) -> bool:
+    """Whether a file name or path as written names `memory`: its file name, its
+    store-relative path, or a path through the store's folder (`memory/lessons.md`,
+    `~/.claude/projects/<slug>/memory/lessons.md`; a copy of a store kept under another
+    folder name still answers to Claude Code's `memory/`). `tasks/lessons.md` is another
+    folder's file, not the store's `lessons.md`; what lies above the store's folder is not
+    compared (another machine's home)."""
+    parts = [p.lower() for p in written.replace("\\", "/").split("/")]
+    parts = [p for p in parts if p not in ("", ".", "..", "~")]
+    rel = memory.rel.lower().split("/")
+    if not parts:
+        return False
+    if len(parts) <= len(rel):  # the file name, or the path from a folder of the store
+        return parts == rel[-len(parts) :]
+    if parts[-len(rel) :] != rel:
+        return False
+    folder = memory.path.parents[len(rel) - 1].name.lower()
+    return parts[-len(rel) - 1] in (folder, "memory")
+
+
 def named_in(text: str, memories: Iterable[Memory]) -> set[str]:
     """Memories a text names without a link: by file name (`feedback_testing.md`, anywhere),
-    by path, or by stem (`user_profile`) when the stem cannot be a plain word or is in
-    backticks. A folder named with a trailing slash (`topics/`) names what it holds."""
+    by a path that ends in the memory's own folders (`memory/feedback_testing.md`, not
+    `tasks/feedback_testing.md`), or by stem (`user_profile`) when the stem cannot be a
+    plain word or is in backticks. A folder named with a trailing slash (`topics/`) names
+    what it holds."""
     tokens: set[str] = set()
+    paths: dict[str, set[str]] = {}  # file name (lowercase) -> the paths that end in it
     folders: set[str] = set()
     for match in _TOKEN.finditer(text):
         token = match.group(0).rstrip(".")
-        tokens.update((token, token.rsplit("/", 1)[-1]))
+        if "/" in token.rstrip("/"):
+            paths.setdefault(token.rsplit("/", 1)[-1].lower(), set()).add(token)
+        else:
+            tokens.add(token)
         if token.endswith("/"):
             path = token.strip("/")
             folders.update((path, path.rsplit("/", 1)[-1]))
@@ -152,7 +178,8 @@ def named_in(text: str, memories: Iterable[Memory]) -> set[str]:
         rel = memory.rel
         folder, _, name = rel.rpartition("/")
         stem = name[:-3] if name.lower().endswith(".md") else name
-        by_file = rel in tokens or name in tokens
+        written = paths.get(name.lower(), ())
+        by_file = name in tokens or any(names_file(p, memory) for p in written)
         by_stem = (
             stem in quoted or rel[:-3] in quoted or bool(_DISTINCT.search(stem) and stem in tokens)
         )
@@ -164,18 +191,21 @@ def named_in(text: str, memories: Iterable[Memory]) -> set[str]:
 
 def _file_names(memories: Iterable[Memory]) -> dict[str, set[str]]:
     """memory -> the other memories it names by file name (`old_notes.md`, `sub/x.md`)."""
+    memories = list(memories)
+    by_rel = {m.rel: m for m in memories}
     by_name: dict[str, set[str]] = {}
     for memory in memories:
         by_name.setdefault(memory.rel.rsplit("/", 1)[-1].lower(), set()).add(memory.rel)
-        by_name.setdefault(memory.rel.lower(), set()).add(memory.rel)
     named: dict[str, set[str]] = {}
     for memory in memories:
         if ".md" not in memory.text.lower():
             continue
         for match in _FILE_NAME.finditer(memory.text):
-            text = match.group(0).lower().lstrip("./")
-            for key in (text, text.rsplit("/", 1)[-1]):
-                named.setdefault(memory.rel, set()).update(by_name.get(key, ()))
+            written = match.group(0)
+            targets = by_name.get(written.lower().rsplit("/", 1)[-1], set())
+            if "/" in written:  # a path names a memory only when its folders are that memory's
+                targets = {rel for rel in targets if names_file(written, by_rel[rel])}
+            named.setdefault(memory.rel, set()).update(targets)
         named.get(memory.rel, set()).discard(memory.rel)
     return named
 

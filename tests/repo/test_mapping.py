@@ -159,3 +159,69 @@ def test_an_ambiguous_slug_is_not_guessed(dotfiles: Path, tmp_path: Path) -> Non
     assert slug == project_slug(tmp_path / "work/a-b")
     store = write_files(dotfiles / "claude/projects" / slug / "memory", {})
     assert locate_repository(store, Config(), None, tmp_path).root is None
+
+
+OWN = "claude/projects/-Users-x-code-dotfiles-claude/memory"  # ~/code/dotfiles/claude
+HOME_CLAUDE = "claude/projects/-Users-x--claude/memory"  # ~/.claude: the repository's claude/
+ELSEWHERE = "claude/projects/-Users-x-code-aurora/memory"  # another project
+PROJECT_CLAUDE = "claude/projects/-Users-x-code-web--claude/memory"  # ~/code/web/.claude
+
+
+def test_a_dotfiles_store_whose_slug_ends_inside_it_is_that_repository(
+    git_repo, tmp_path: Path, run_curator
+) -> None:
+    from tests.conftest import git, lint_json
+
+    # The checkout is called `checkout` here; on its owner's machine it was ~/code/dotfiles.
+    repo = git_repo(
+        {
+            f"{OWN}/MEMORY.md": "- [Sync](project_sync.md) — how sync runs\n",
+            f"{OWN}/project_sync.md": memory("Sync runs `scripts/sync.sh` every hour.\n"),
+            f"{HOME_CLAUDE}/MEMORY.md": "- [Hourly](hourly.md) — the sync job\n",
+            f"{HOME_CLAUDE}/hourly.md": memory("Runs `~/code/dotfiles/scripts/sync.sh`.\n"),
+            f"{ELSEWHERE}/MEMORY.md": "",
+            f"{PROJECT_CLAUDE}/MEMORY.md": "",
+            "claude/settings.json": "{}\n",
+            "scripts/sync.sh": "echo\n",
+        },
+        name="checkout",
+    )
+    git(repo, "rm", "-q", "scripts/sync.sh")
+    git(repo, "commit", "-q", "-m", "drop the sync script")
+
+    assert locate_repository(repo / OWN, Config(), None, tmp_path).root == repo
+    assert locate_repository(repo / HOME_CLAUDE, Config(), None, tmp_path).root == repo
+    # `~/code/aurora` is not the dotfiles checkout, whatever folders the repository has.
+    assert locate_repository(repo / ELSEWHERE, Config(), None, tmp_path).root is None
+    assert locate_repository(repo / PROJECT_CLAUDE, Config(), None, tmp_path).root is None
+
+    run = lint_json(run_curator, repo / OWN, "CUR201", "--today", "2026-12-02", cwd=tmp_path)
+    assert [(d["code"], Path(d["filename"]).name, d["location"]["row"]) for d in run.json()] == [
+        ("CUR201", "project_sync.md", 6)
+    ]
+    assert "'scripts/sync.sh' was deleted in" in run.json()[0]["message"]
+    assert "no known repository" not in run.stderr
+    # A sibling store's slug says where the checkout lives: `~/code/dotfiles/...` is the
+    # repository's own file, checked with its history.
+    home = lint_json(run_curator, repo / HOME_CLAUDE, "CUR201", "--today", "2026-12-02")
+    assert [d["message"].split(" was ")[0] for d in home.json()] == [
+        "'~/code/dotfiles/scripts/sync.sh'"
+    ]
+
+
+def test_a_repository_that_is_claudes_own_folder_answers_only_to_its_slug(
+    git_repo, tmp_path: Path
+) -> None:
+    # ~/.claude itself under git: its stores talk about other projects, ~/dotfiles among them.
+    repo = git_repo(
+        {
+            "projects/-Users-x-dotfiles/memory/MEMORY.md": "",
+            "projects/-Users-x--claude/memory/MEMORY.md": "",
+            "settings.json": "{}\n",
+        },
+        name="dotfiles",
+    )
+    other = repo / "projects/-Users-x-dotfiles/memory"
+    assert locate_repository(other, Config(), None, tmp_path).root is None
+    own = repo / "projects/-Users-x--claude/memory"
+    assert locate_repository(own, Config(), None, tmp_path).root == repo

@@ -18,7 +18,8 @@ from urllib.parse import quote
 from curator import templates
 from curator.interpreter import patterns
 from curator.models import Edit, Fix, Hit, Index, IndexEntry, Memory
-from curator.store import links
+from curator.repo import index_history
+from curator.store import discovery, links
 from curator.store.index import parse_index
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ DETAIL: dict[str, dict[str, str]] = {
         "description": "the memory's frontmatter description",
         "pointers": "what points to it, if anything",
         "reason": "why it counts as not pointed to",
+        "removed": "the `removed` reason when history removed its index line, else empty",
+        "commit": "the commit that removed its index line (short sha; only then)",
+        "commit_date": "that commit's date (YYYY-MM-DD)",
+        "subject": "that commit's subject line",
     },
     "duplicate": {
         "target": "the link's target",
@@ -253,9 +258,13 @@ def _orphans(rule: Rule, ctx: Context, index: Index) -> Iterator[Hit]:
     """Files MEMORY.md neither links nor names, nor reaches through other memories, with
     frontmatter or without (a note nothing reaches is as lost as a memory)."""
     graph = _graph(ctx)
-    for memory in ctx.memory_files():
-        if memory.rel in graph.reachable or memory.rel in rule.params["loaded_files"]:
-            continue
+    orphans = [
+        memory
+        for memory in ctx.memory_files()
+        if memory.rel not in graph.reachable and memory.rel not in rule.params["loaded_files"]
+    ]
+    removals = _removed_lines(ctx, index, orphans)
+    for memory in orphans:
         sources = sorted(graph.pointers.get(memory.rel, ()))
         if sources:
             shown = ", ".join(f"'{s}'" for s in sources[:3])
@@ -264,7 +273,39 @@ def _orphans(rule: Rule, ctx: Context, index: Index) -> Iterator[Hit]:
         else:
             reason = _reason(rule, "unlinked")
         detail = {"description": memory.description or "", "reason": reason, "pointers": sources}
-        yield Hit(memory.path, 1, detail=detail, fix=add_line_fix(index, memory))
+        fix = add_line_fix(index, memory)
+        removal = removals.get(memory.rel)
+        detail["removed"] = ""
+        if removal is not None:
+            detail.update(commit=removal.short, commit_date=removal.day, subject=removal.subject)
+            detail["removed"] = _reason(rule, "removed", **detail)
+            fix = _restore_line_fix(index, memory, removal.line) or fix
+        yield Hit(memory.path, 1, detail=detail, fix=fix)
+
+
+def _removed_lines(
+    ctx: Context, index: Index, orphans: list[Memory]
+) -> dict[str, index_history.Removal]:
+    """Orphan -> the commit that removed its MEMORY.md line (the file stayed), from the
+    history of the repository holding the store; empty without one."""
+    if not orphans:
+        return {}
+    repo = discovery.repo_root(ctx.store.root)
+    if repo is None:
+        return {}
+    return index_history.removed_lines(
+        repo, index.path, [m.rel for m in orphans], lambda text: links.named_in(text, orphans)
+    )
+
+
+def _restore_line_fix(index: Index, memory: Memory, line: str) -> Fix | None:
+    """Append the index line history removed, as it read, when it still links the memory."""
+    read_back = parse_index((line,))
+    if not read_back or read_back[0].target != memory.rel:
+        return None
+    at = len(index.lines) + 1
+    return Fix("ADD", index.path, index.sha256, (Edit(at, at, line + "\n"),), True,
+               f"restore the index line for {memory.rel}")  # fmt: skip
 
 
 def _memory_links(rule: Rule, ctx: Context) -> Iterator[Hit]:

@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from curator.git import git_output
 from curator.interpreter import narration, patterns, stale
+from curator.interpreter.checks import dates
 from curator.models import Edit, Fix, Hit, Memory
 from curator.repo import references, tree
+from curator.store import discovery
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -47,6 +49,8 @@ PARAMS: dict[str, Any] = {
     "home_mirrors": [],
     "home_markers": [],
     "convention_paths": [],
+    "home_names": {},
+    "home_name_patterns": [],
     "max_per_file": 50,
     **stale.PARAMS,
 }
@@ -87,6 +91,7 @@ class Candidate:
     text: str  # the cleaned path
     start: int  # offset in memory.text
     explicit: bool  # surely meant as a path: a link, an extension, ./, ../, ~/, /, trailing /
+    home_name: str | None = None  # an agent, skill or command named, not a path
 
 
 @dataclass
@@ -104,6 +109,13 @@ def validate(params: dict[str, Any]) -> str | None:
         _skip_pattern(tuple(params["skip_patterns"]))
     except Exception as exc:  # regex.error and friends
         return f"bad skip_patterns regex: {exc}"
+    for source in params["home_name_patterns"]:
+        try:
+            compiled = patterns.compile_pattern(str(source))
+        except Exception as exc:
+            return f"bad home_name_patterns regex {source!r}: {exc}"
+        if "name" not in compiled.groupindex:
+            return f"home_name_patterns regex {source!r} has no (?P<name>...) group"
     return stale.validate_params(params, MESSAGES)
 
 
@@ -127,7 +139,7 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     if index is None:
         return None
     mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
-    resolver = _Resolver(root, ctx.store.root, rule.params, mirror)
+    resolver = _Resolver(root, ctx.store.root, rule.params, mirror, _checkout(ctx, root))
     rules = narration.compile_narration(rule.params)
     found: list[tuple[Memory, Candidate, PathFate | list[PathFate]]] = []
     out = Examined()
@@ -142,6 +154,11 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
                     found.append((memory, candidate, fate))
                 elif candidate.explicit and candidate.text not in out.unknown:
                     out.unknown.append(candidate.text)
+        if mirror is not None:
+            found.extend(_stale_home_names(rule, index, resolver, memory))
+    listing = dates.index_memory(ctx) if mirror is not None else None
+    if listing is not None:  # MEMORY.md names agents, skills and commands too
+        found.extend(_stale_home_names(rule, index, resolver, listing))
     ignored = _ignored(resolver.repo_path, [f for _, _, f in found])
     counts: dict[Path, int] = {}
     for memory, candidate, fate in found:
@@ -156,6 +173,31 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     return out
 
 
+def _checkout(ctx: Context, root: Path) -> str | None:
+    """Where the owner keeps this dotfiles repository, home-relative and slugged
+    (`-code-dotfiles`), when the store's slug or a sibling store's says so (a session run
+    in `~/code/dotfiles/claude` names it; `repo.mapping`)."""
+    from curator.repo import mapping
+
+    store = ctx.store.root.resolve()
+    slug = mapping.store_slug(store)
+    if slug is None:
+        return None
+    try:
+        siblings = sorted(p.name for p in store.parent.parent.iterdir() if p.name != slug)
+    except OSError:
+        siblings = []
+    repo = root.resolve()
+    if not store.is_relative_to(repo):
+        return None  # a store outside the repository says nothing of its checkout
+    for name in (slug, *siblings):
+        sibling = store.parent.parent / name / "memory"
+        found = mapping.dotfiles_checkout(sibling, name, ctx.config, holder=repo)
+        if found is not None and found[1] is not None:
+            return found[1]
+    return None
+
+
 def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> str | None:
     """The repository folder that stands for `~/.claude` in a dotfiles repository: config
     `references.home_in_repo`, else the first of `home_mirrors` holding at least two of
@@ -167,6 +209,50 @@ def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> s
         base = repo / str(folder)
         if base.is_dir() and sum((base / m).exists() for m in markers) >= 2:
             return str(folder).strip("/")
+    return None
+
+
+def _stale_home_names(
+    rule: Rule, index: Index, resolver: _Resolver, memory: Memory
+) -> Iterator[tuple[Memory, Candidate, PathFate]]:
+    for candidate in _home_names(rule, memory):
+        fate = _home_name_fate(index, resolver, candidate, rule.params["home_names"])
+        if fate is not None:
+            yield memory, candidate, fate
+
+
+def _home_names(rule: Rule, memory: Memory) -> Iterator[Candidate]:
+    """Agents, skills and commands a memory names (`/deploy`, the `reviewer` agent)."""
+    seen: set[int] = set()
+    for source in rule.params["home_name_patterns"]:
+        for match in patterns.finditer(patterns.compile_pattern(str(source)), memory.text):
+            start = match.start("name")
+            if start not in seen:
+                seen.add(start)
+                name = match.group("name")
+                yield Candidate(name, start, explicit=False, home_name=name)
+
+
+def _home_name_fate(
+    index: Index, resolver: _Resolver, candidate: Candidate, shapes: dict[str, Any]
+) -> PathFate | None:
+    """What history says of a named agent, skill or command in the repository's copy of
+    `~/.claude`: None when one of that name is there today, or none ever was."""
+    name = str(candidate.home_name).replace(":", "/")  # `plugin:cmd` lives in plugin/cmd
+    rels = [
+        f"{resolver.mirror}/{kind}/{shape.format(name=name)}".lstrip("/")
+        for kind, kinds_shapes in shapes.items()
+        for shape in kinds_shapes
+    ]
+    if any(resolver.present(rel) for rel in rels):
+        return None
+    for rel in rels:
+        if rel.endswith("/"):
+            fate = _folder_fate(index, rel, resolver.present)
+        else:
+            fate = index.fate(rel, resolver.present)
+        if fate is not None:
+            return fate
     return None
 
 
@@ -243,7 +329,9 @@ def _hit(
     else:
         values.update(gone_path=fate.path, commit_obj=fate.commit)
         kind = fate.event
-        if fate.event == "moved" and fate.target is not None:
+        if fate.event == "moved" and fate.target is not None and candidate.home_name:
+            values.update(target=fate.target)
+        elif fate.event == "moved" and fate.target is not None:
             replacement = resolver.rewrite(candidate, memory, fate.path, fate.target)
             values.update(target=fate.target, replacement=replacement)
             fix = _rewrite_fix(memory, candidate, replacement, line)
@@ -393,12 +481,20 @@ class _Resolver:
     `references.home_in_repo`).
     """
 
-    def __init__(self, repo: Path, store: Path, params: dict[str, Any], mirror: str | None):
+    def __init__(
+        self,
+        repo: Path,
+        store: Path,
+        params: dict[str, Any],
+        mirror: str | None,
+        checkout: str | None = None,
+    ):
         self.repo_path = repo.resolve()
         self.repo = str(self.repo_path)
         self.store = str(store.resolve())
         self.repo_name = self.repo_path.name
         self.mirror = mirror  # repository-relative folder standing for ~/.claude
+        self.checkout = checkout  # the checkout's home-relative path, slugged: `-code-dotfiles`
         self.conventions = tuple(str(p) for p in params["convention_paths"])
         self.tracked = frozenset(tree.tracked_files(self.repo_path))
         self._seen: dict[tuple[str, str], str | None] = {}
@@ -419,10 +515,25 @@ class _Resolver:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.conventions)
 
     def home_target(self, text: str) -> str | None:
-        """The absolute path a `~/.claude/...` reference stands for in the repository."""
-        if self.mirror is None or not text.startswith("~/.claude/"):
+        """The absolute path a `~/.claude/...` reference, or one into the checkout the
+        store's slug names (`~/code/dotfiles/...`), stands for in the repository."""
+        if self.mirror is not None and text.startswith("~/.claude/"):
+            rest = text[len("~/.claude/") :]
+            return os.path.normpath(os.path.join(self.repo, self.mirror, rest))
+        prefix = self.checkout_prefix(text)
+        if prefix is None:
             return None
-        return os.path.normpath(os.path.join(self.repo, self.mirror, text[len("~/.claude/") :]))
+        return os.path.normpath(os.path.join(self.repo, text[len(prefix) :]))
+
+    def checkout_prefix(self, text: str) -> str | None:
+        """`~/code/dotfiles/` when `text` starts with the checkout's home-relative path."""
+        if self.checkout is None or not text.startswith("~/"):
+            return None
+        parts = text[2:].split("/")
+        for end in range(1, len(parts)):
+            if discovery.project_slug("/" + "/".join(parts[:end])) == self.checkout:
+                return "~/" + "/".join(parts[:end]) + "/"
+        return None
 
     def status(self, candidate: Candidate, memory: Memory) -> str | None:
         """'live', 'missing', or None when the path is not ours to check."""
@@ -500,6 +611,9 @@ class _Resolver:
             if new.startswith(mirror):
                 return "~/.claude/" + new[len(mirror) :]
             return os.path.join(self.repo, new)
+        prefix = self.checkout_prefix(text)
+        if prefix is not None:
+            return prefix + new
         if text.startswith("/"):
             return os.path.join(self.repo, new)
         target = os.path.join(self.repo, old.rstrip("/"))

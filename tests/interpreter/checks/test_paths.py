@@ -450,7 +450,7 @@ def test_a_journal_flag_in_the_frontmatter_or_under_metadata_holds_it_back(
     ("written", "after", "wording"),
     [
         ("2026-03-11", False, "before that"),
-        ("2026-03-12", False, "before that"),  # the same day: not known to be after
+        ("2026-03-12", False, "the same day"),  # a day says neither before nor after
         ("2026-03-13", True, "when it was already gone"),
     ],
 )
@@ -468,3 +468,49 @@ def test_the_written_wording_agrees_with_written_after(
     assert diagnostic["message"].endswith(
         f"the memory was written {written} (frontmatter modified), {wording}"
     )
+
+
+def test_agents_skills_and_commands_named_resolve_to_the_dotfiles_copy(
+    tmp_path, make_store, run_curator
+):
+    repo = tmp_path / "dotfiles"
+    commit(
+        repo,
+        "init",
+        "2026-01-10",
+        files={
+            "claude/settings.json": "{}\n",
+            "claude/CLAUDE.md": "x\n",
+            "claude/agents/reviewer.md": "x\n",
+            "claude/agents/tester.md": "x\n",
+            "claude/skills/pdf/SKILL.md": "x\n",
+            "claude/commands/ship.md": "x\n",
+            "claude/agents/deployer.md": "x\n",
+        },
+    )
+    commit(
+        repo,
+        "retire the reviewer",
+        "2026-02-10",
+        delete=(
+            "claude/agents/reviewer.md",
+            "claude/skills/pdf/SKILL.md",
+            "claude/agents/deployer.md",
+        ),
+    )
+    body = (
+        "Ask the `reviewer` agent before merging; the `tester` agent runs the suite.\n"
+        "Reports use skill `pdf`; release with `/ship`; `/compact` when the context is full.\n"
+    )
+    listing = "- [H](project_h.md) — releases go through the `deployer` agent\n"
+    store = make_store({"MEMORY.md": listing, "project_h.md": memory(body)})
+    run = lint_json(run_curator, store, "CUR201", "--repo-root", str(repo))
+    text = (store / "project_h.md").read_text()
+    assert found(run) == [
+        ("MEMORY.md", *locate(listing, "deployer"), "deployer"),
+        ("project_h.md", *locate(text, "reviewer"), "reviewer"),
+        ("project_h.md", *locate(text, "pdf"), "pdf"),
+    ]
+    messages = [d["message"] for d in run.json()]
+    assert messages[1].startswith("'reviewer' was deleted in ")
+    assert '"retire the reviewer"' in messages[1]
