@@ -18,7 +18,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from curator.interpreter import date_reading, patterns
@@ -54,6 +54,7 @@ PARAMS: dict[str, Any] = {
     # week or day, not one counted from the write date: such a phrase is left to the
     # explicit date's rule. A regex for an explicit date, and how near it must be.
     "anchor_pattern": None,
+    "anchor_rule": "date_decayed",  # whose patterns read the explicit date
     # Sayings that hold a date word and name no date ("jam tomorrow").
     "idioms": [],
     "anchor_chars": 24,
@@ -312,7 +313,15 @@ def _check_memory(
         if (relative or offset) and _idiom(rule, line, start, end):
             continue  # "jam tomorrow", "Rome wasn't built in a day": a saying, not a date
         if relative and _anchored(rule, line, start, end):
-            continue  # "Apr 13 (this week)": the explicit date says which week
+            # "Apr 13 (this week)": the explicit date beside it says which week
+            anchor = _anchor_day(rule, ctx, memory, number, start, end, written.day)
+            if anchor is None:
+                continue  # no date to read it from: silence beats a guess
+            when = date_reading.read_date(groups, memory.text[candidate.start : candidate.end],
+                                          anchor, setup.tables, order)  # fmt: skip
+            if when is None or (isinstance(when, date) and (ctx.today - when).days <= grace):
+                continue
+            written = WriteDate(anchor, "the date beside it")
         intent = _judge(rule, setup.vocabulary, lines, number, line, start, end, relative, offset)
         if intent is None and not relative and not offset:
             intent = _table_intent(setup.vocabulary, memory, number, line, start, end)
@@ -339,6 +348,41 @@ def _idiom(rule: Rule, line: str, start: int, end: int) -> bool:
                 return True
             at = lower.find(idiom.lower(), at + 1)
     return False
+
+
+def _anchor_day(
+    rule: Rule, ctx: Context, memory: Memory, number: int, start: int, end: int, written: date
+) -> date | None:
+    """The explicit date next to a relative phrase on its line, read as the date rule
+    (`anchor_rule`) reads dates; None when there is none it can read."""
+    date_rule = next((r for r in ctx.rules if r.name == rule.params["anchor_rule"]), None)
+    if date_rule is None:
+        return None
+    key = f"dates.anchors.{memory.rel}"
+    found = ctx.shared.get(key)
+    if found is None or found[0] is not memory.text:
+        setup = _setup(date_rule, ctx)
+        found = (memory.text, setup, _scan(date_rule, setup, [memory])[0].found)
+        ctx.shared[key] = found
+    _, setup, candidates = found
+    near = rule.params["anchor_chars"]
+    best: tuple[int, date] | None = None
+    for candidate in candidates:
+        line, column = memory.locate(candidate.start)
+        if line != number or _has(candidate.groups, "relative") or _has(candidate.groups, "offset"):
+            continue
+        at, to = column - 1, column - 1 + candidate.end - candidate.start
+        gap = start - to if to <= start else at - end
+        if gap < 0 or gap > near:
+            continue
+        text = memory.text[candidate.start : candidate.end]
+        # A date with no year beside "this week" is the one nearest the write date, not
+        # the first after it: counted from half a year before.
+        day = date_reading.read_date(candidate.groups, text, written - timedelta(days=182),
+                                     setup.tables, _store_order(date_rule, ctx))  # fmt: skip
+        if isinstance(day, date) and (best is None or gap < best[0]):
+            best = (gap, day)
+    return best[1] if best else None
 
 
 def _anchored(rule: Rule, line: str, start: int, end: int) -> bool:
