@@ -138,7 +138,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     index = index_memory(ctx) if rule.params["read_index"] else None
     if index is not None:
         memories.append(index)
-    scanned = _scan(rule, setup, memories)
+    scanned = scan_shared(rule, ctx, setup, memories)
     order = _store_order(rule, ctx, scanned)
     for memory, matches in zip(memories, scanned, strict=True):
         if matches.capped:
@@ -224,6 +224,19 @@ def _setup(rule: Rule, ctx: Context) -> Setup:
 
 def _key(text: str) -> str:
     return " ".join(str(text).lower().rstrip(".").split())
+
+
+def scan_shared(
+    rule: Rule, ctx: Context, setup: Setup, memories: list[Memory]
+) -> list[MemoryMatches]:
+    """`_scan`, once a run per memory and rule: CUR103 reads the dates CUR101 found."""
+    known: dict[str, tuple[str, MemoryMatches]] = ctx.shared.setdefault(
+        f"dates.scans.{rule.code}", {}
+    )
+    missing = [m for m in memories if known.get(m.rel, ("", None))[0] != m.sha256]
+    for memory, matches in zip(missing, _scan(rule, setup, missing), strict=True):
+        known[memory.rel] = (memory.sha256, matches)
+    return [known[m.rel][1] for m in memories]
 
 
 def _scan(rule: Rule, setup: Setup, memories: list[Memory]) -> list[MemoryMatches]:

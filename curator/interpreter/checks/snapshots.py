@@ -57,8 +57,8 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     index = dates.index_memory(ctx) if rule.params["read_index"] else None
     if index is not None:
         memories.append(index)  # the index's own states, read every session
-    scanned = dates._scan(date_rule, setup, memories)
-    order = dates._store_order(date_rule, ctx, scanned)
+    scanned = dates.scan_shared(date_rule, ctx, setup, memories)
+    order = dates._store_order(date_rule, ctx)  # over the whole store, as CUR101 reads it
     for memory, matches in zip(memories, scanned, strict=True):
         if date_rule.params["skip_dated_files"] and dates.is_journal(date_rule, memory):
             continue  # a session log records its day: its states are history
@@ -109,9 +109,6 @@ def _snapshots(
         if joined is not None and joined.end() in starts:
             continue  # the start of a range: its end is the claim
         text = memory.text[candidate.start : candidate.end]
-        when = date_reading_date(groups, text, written.day, setup, order)
-        if when is None or (ctx.today - when).days <= rule.params["min_age_days"]:
-            continue
         line = memory.lines[number - 1]
         start = column - 1
         end = min(len(line), start + candidate.end - candidate.start)
@@ -121,6 +118,9 @@ def _snapshots(
         current = [w for w in words.find(line, lo, hi) if _standalone(line, w.start, w.end)
                    and not (w.start < end and start < w.end)]  # fmt: skip
         if not current:
+            continue
+        when = date_reading_date(groups, text, written.day, setup, order)
+        if when is None or (ctx.today - when).days <= rule.params["min_age_days"]:
             continue
         nearest = min(current, key=lambda w: _distance(w.start, w.end, start, end))
         done = [w for w in setup.vocabulary.find(line, lo, hi)
