@@ -96,6 +96,7 @@ def _parse_yaml(block: tuple[str, ...]) -> Parsed:
         again, still_failed = _load(retried)
         if not still_failed:
             return again
+        strict = again  # where the retry fails: the line Claude Code cannot get past
     return _flatten(_lenient(block)), strict[1]
 
 

@@ -182,3 +182,13 @@ def test_the_file_a_symlinked_index_leads_to_is_the_index_not_a_memory(make_stor
     store = read_store(root)
     assert [m.rel for m in store.memories] == ["a.md"]
     assert store.index is not None and store.index.lines == ("- [A](../a.md)",)
+
+
+def test_frontmatter_the_error_is_where_the_retry_fails_not_where_strict_did(make_store):
+    # Line 3's colon-space the retry quotes; line 4's unclosed quote it cannot.
+    block = 'name: x\ndescription: deploys: always\ntype: "user\n'
+    root = make_store({"a.md": f"---\n{block}---\nBody\n"})
+    (m,) = read_store(root).memories
+    assert m.frontmatter_error is not None
+    assert m.frontmatter_error[0] == 4
+    assert "`type:` on line 4" in m.frontmatter_error[1]
