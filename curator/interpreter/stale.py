@@ -134,6 +134,20 @@ def written(ctx: Context, memory: Memory) -> tuple[date, str]:
     return known.day, source
 
 
+# The detail keys `evidence` adds to a history-backed hit (CUR201, CUR202, CUR206).
+EVIDENCE_DETAIL: dict[str, str] = {
+    "commit_date": "that commit's date (YYYY-MM-DD)",
+    "subject": "that commit's subject line",
+    "evidence": "the sentence the rule's `messages` make of it",
+    "written": "the memory's write date (YYYY-MM-DD)",
+    "written_as": "the date as the message says it: written, last committed or last changed",
+    "written_source": "where that date comes from (frontmatter field, last commit, file time)",
+    "written_after": "true when the memory was written after the commit",
+    "when": "the sentence comparing the two dates",
+    "held_back": "why it is right as written (only on diagnostics held back)",
+}
+
+
 def evidence(
     ctx: Context, rule: Rule, kind: str, values: dict[str, Any], memory: Memory
 ) -> dict[str, Any]:

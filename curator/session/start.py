@@ -163,27 +163,21 @@ def _start_detached_scan(raw: str, cwd: Path) -> bool:
     env = {**os.environ, DETACHED_VARIABLE: "1", "CURATOR_TODAY": clock.today().isoformat()}
     args = [sys.executable, "-m", "curator", "hook", "session-start"]
     try:
+        # Its own session (POSIX) or process group, detached from the console (Windows).
+        detach: dict[str, Any] = {"start_new_session": True}
         if sys.platform == "win32":
-            flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
-            proc = subprocess.Popen(
-                args,
-                cwd=cwd,
-                env=env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                creationflags=flags,
-            )
-        else:
-            proc = subprocess.Popen(
-                args,
-                cwd=cwd,
-                env=env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
+            detach = {
+                "creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
+            }
+        proc = subprocess.Popen(
+            args,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            **detach,
+        )
         assert proc.stdin is not None
         with contextlib.suppress(OSError):  # it read what it needed, or died
             proc.stdin.write(raw.encode("utf-8"))

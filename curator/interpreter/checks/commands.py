@@ -46,16 +46,8 @@ DETAIL: dict[str, dict[str, str]] = {
         "file_was": "the manifest that defined it",
         "new_name": "the target the same commit added with the same recipe, or empty",
         "commit": "the commit that removed or renamed it (short sha)",
-        "commit_date": "that commit's date (YYYY-MM-DD)",
-        "subject": "that commit's subject line",
         "evidence_kind": "removed or renamed",
-        "evidence": "the sentence the rule's `messages` make of it",
-        "written": "the memory's write date (YYYY-MM-DD)",
-        "written_as": "the date as the message says it: written, last committed or last changed",
-        "written_source": "where that date comes from (frontmatter field, last commit, file time)",
-        "written_after": "true when the memory was written after the commit",
-        "when": "the sentence comparing the two dates",
-        "held_back": "why it is right as written (only on diagnostics held back)",
+        **stale.EVIDENCE_DETAIL,
     }
 }
 
