@@ -85,8 +85,11 @@ class Vocabulary:
         if len(segment) == hi - lo:  # lower() kept every offset (it nearly always does)
             tokens = [(m.start() + lo, m.end() + lo, m.group()) for m in _TOKEN.finditer(segment)]
         else:
+            # `İ` lowers to `i` and a combining dot: "ŞU ANKİ" is read as "şu anki".
             matches = _TOKEN.finditer(line, lo, hi)
-            tokens = [(m.start(), m.end(), m.group().lower()) for m in matches]
+            tokens = [
+                (m.start(), m.end(), m.group().lower().replace("\u0307", "")) for m in matches
+            ]
         found = []
         lookup = self.phrases.get
         spans = self.spans

@@ -58,10 +58,17 @@ PARAMS: dict[str, Any] = {
     # Sayings that hold a date word and name no date ("jam tomorrow").
     "idioms": [],
     "anchor_chars": 24,
+    # An open item of a to-do list is a plan: a list headed by one of these labels
+    # ("**To-dos:**", "## Next steps"), or a `- [ ]` checkbox; an item with a done mark
+    # is history.
+    "todo_labels": [],
+    "done_marks": [],
 }
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
 RANGES: dict[str, tuple[float, float]] = {"max_dates_per_memory": (1, 100_000)}
 PART_KINDS = ("end", "late", "mid", "early")
+# An index line's diagnostic: the memory line that says the same ('' elsewhere).
+SAME_IN = "on an index line, '; <memory>:<line> says the same' when a linked memory does"
 # The detail keys of its diagnostics, by mode: what a message template may use.
 DETAIL: dict[str, dict[str, str]] = {
     "": {
@@ -76,6 +83,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "written_source": "where that date comes from",
         "written_from": "the phrase a relative date is read from",
         "evidence": "how the date was read",
+        "same_in": SAME_IN,
     }
 }
 
@@ -152,8 +160,14 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
                 ctx.notes.append(note)
         hits = _check_memory(rule, ctx, setup, memory, matches.found, order)
         if memory is index:
-            hits = (h for h in hits if not said_by_linked_memory(ctx, h))
-        yield from hits
+            hits = (
+                note_linked_memory(ctx, h, str(h.detail["date_text"]))
+                for h in hits
+                if not index_entry_history(rule, ctx, index, h)
+            )
+        for hit in hits:
+            hit.detail.setdefault("same_in", "")
+            yield hit
 
 
 def index_memory(ctx: Context) -> Memory | None:
@@ -180,18 +194,49 @@ def index_memory(ctx: Context) -> Memory | None:
 _INDEX_MEMORY = "dates.index_memory"
 
 
-def said_by_linked_memory(ctx: Context, hit: Hit) -> bool:
-    """An index line's date that a memory it links writes too: reported once, there."""
-    index = ctx.store.index
-    if index is None:
+_LINK_LABEL = re.compile(r"\[([^\]]*)\]\(")
+
+
+def index_entry_history(rule: Rule, ctx: Context, index: Memory, hit: Hit) -> bool:
+    """An index line's date that records, not plans: one in an entry's link text (the
+    memory's title: "[Rename plan (2026-06-08)](...)"), or any on a line that links a
+    journal (a session log's hook tells its day)."""
+    line = index.lines[hit.line - 1]
+    at = hit.column - 1
+    if any(m.start(1) <= at < m.end(1) for m in _LINK_LABEL.finditer(line)):
+        return True
+    listing = ctx.store.index
+    if listing is None:
         return False
-    date_text = str(hit.detail.get("date_text", ""))
+    every = ctx.shared.get("store.all_memories") or ctx.store.memories
+    by_rel = {m.rel: m for m in every}
+    return any(
+        entry.line == hit.line and rel in by_rel and is_journal(rule, by_rel[rel])
+        for entry, rel, _ in listing.resolved
+    )
+
+
+def note_linked_memory(ctx: Context, hit: Hit, text: str) -> Hit:
+    """An index line's claim that a memory the line links writes too: both places are
+    reported (the index is read every session, the memory when opened), and the index's
+    diagnostic names the memory's line (`same_in`)."""
+    where = linked_line(ctx, hit.line, text)
+    hit.detail["same_in"] = f"; {where} says the same" if where else ""
+    return hit
+
+
+def linked_line(ctx: Context, line: int, text: str) -> str | None:
+    """Where (`rel:line`) a memory that MEMORY.md's line `line` links writes `text`."""
+    index = ctx.store.index
+    if index is None or not text:
+        return None
     every = ctx.shared.get("store.all_memories") or ctx.store.memories  # a re-run part sees all
     by_rel = {m.rel: m for m in every}
     for entry, rel, _ in index.resolved:
-        if entry.line == hit.line and rel in by_rel and date_text and date_text in by_rel[rel].text:
-            return True
-    return False
+        memory = by_rel.get(rel)
+        if entry.line == line and memory is not None and text in memory.text:
+            return f"{rel}:{memory.locate(memory.text.index(text))[0]}"
+    return None
 
 
 def memo_basis(rule: Rule, ctx: Context, memory: Memory) -> str:
@@ -338,6 +383,8 @@ def _check_memory(
         intent = _judge(rule, setup.vocabulary, lines, number, line, start, end, relative, offset)
         if intent is None and not relative and not offset:
             intent = _table_intent(setup.vocabulary, memory, number, line, start, end)
+        if intent is None and not relative and not offset:
+            intent = _todo_intent(rule, memory, number, line, start, end)
         if intent is None:
             continue
         if when is NEEDS_PARSER:
@@ -431,6 +478,56 @@ def _table_intent(
                      if k in word.kinds), None)  # fmt: skip
         if kind is not None:
             return Intent("deadline" if kind == "deadline" else "plan", word.text, start, end)
+    return None
+
+
+_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?P<box>\[[ xX]\][ \t]+)?")
+_TODO_LOOKBACK = 40  # lines: how far above an item its list's label may sit
+
+
+def _todo_intent(
+    rule: Rule, memory: Memory, number: int, line: str, start: int, end: int
+) -> Intent | None:
+    """A date in an open item of a to-do list: an unchecked `- [ ]` box, or an item of a
+    list whose label ("**To-dos:**", "## Next steps", "Offen:") says it is one. An item
+    with a done mark ("✅", "[x]", struck out) is history."""
+    item = _ITEM.match(line)
+    if item is None or item.end() > start:
+        return None
+    lower = line.lower()
+    if any(mark.lower() in lower for mark in rule.params["done_marks"]):
+        return None
+    box = item.group("box")
+    if box is not None:
+        return Intent("plan", box.strip(), start, end) if box[1] == " " else None
+    label = _list_label(memory, number)
+    if label is None:
+        return None
+    said = label.lower()
+    for word in rule.params["todo_labels"]:
+        key = str(word).lower()
+        if key in said and (_CJK_WORD.search(key) or re.search(_bounded(key), said)):
+            return Intent("plan", word, start, end)
+    return None
+
+
+_CJK_WORD = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def _bounded(word: str) -> str:
+    return r"(?<!\w)" + re.escape(word) + r"(?!\w)"
+
+
+def _list_label(memory: Memory, number: int) -> str | None:
+    """The line that heads the list holding line `number`: the nearest line above that
+    is neither a list item, nor indented under one, nor blank between items."""
+    for at in range(number - 1, max(0, number - 1 - _TODO_LOOKBACK), -1):
+        row = memory.lines[at - 1]
+        if not row.strip():
+            continue
+        if _ITEM.match(row) or row[:1] in " \t":
+            continue
+        return row if len(row) <= 80 else None
     return None
 
 

@@ -52,6 +52,7 @@ PARAMS: dict[str, Any] = {
     "home_names": {},
     "home_name_patterns": [],
     "max_per_file": 50,
+    "read_index": True,  # MEMORY.md's own lines too
     **stale.PARAMS,
 }
 MESSAGES = ("deleted", "moved", "ambiguous", "written_before", "written_after")
@@ -68,6 +69,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "commit": "the commit that deleted, moved or removed it (short sha)",
         "evidence_kind": "what the history shows",
         **stale.EVIDENCE_DETAIL,
+        "same_in": dates.SAME_IN,
     }
 }
 
@@ -136,25 +138,23 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     found: list[tuple[Memory, Candidate, PathFate | list[PathFate]]] = []
     out = Examined()
     for memory in ctx.memories(rule):
-        for candidate in _candidates(rule, memory):
-            status = resolver.status(candidate, memory)
-            if status == "live":
-                out.resolved += candidate.explicit
-            elif status == "missing":
-                fate = _fate(index, resolver, candidate, memory)
-                if fate:
-                    found.append((memory, candidate, fate))
-                elif candidate.explicit and candidate.text not in out.unknown:
-                    out.unknown.append(candidate.text)
+        found.extend(_stale_paths(rule, index, resolver, memory, out))
         if mirror is not None:
             found.extend(_stale_home_names(rule, index, resolver, memory))
-    listing = dates.index_memory(ctx) if mirror is not None else None
-    if listing is not None:  # MEMORY.md names agents, skills and commands too
+    listing = dates.index_memory(ctx)
+    if listing is not None and rule.params["read_index"]:
+        # MEMORY.md's own lines (the agent reads them every session); its links are
+        # entries, whose broken targets are CUR010's.
+        found.extend(_stale_paths(rule, index, resolver, listing, None))
+    if listing is not None and mirror is not None:  # it names agents, skills, commands too
         found.extend(_stale_home_names(rule, index, resolver, listing))
     ignored = _ignored(resolver.repo_path, [f for _, _, f in found])
     counts: dict[Path, int] = {}
     for memory, candidate, fate in found:
         hit = _hit(ctx, rule, resolver, memory, candidate, fate)
+        hit.detail["same_in"] = ""
+        if memory is listing:
+            hit = dates.note_linked_memory(ctx, hit, candidate.text)
         reason = _held_back(rule, rules, resolver, memory, candidate, fate, ignored)
         if reason is not None:
             out.hits.append(stale.hold(hit, reason))
@@ -202,6 +202,67 @@ def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> s
         if base.is_dir() and sum((base / m).exists() for m in markers) >= 2:
             return str(folder).strip("/")
     return None
+
+
+def _stale_paths(
+    rule: Rule, index: Index, resolver: _Resolver, memory: Memory, out: Examined | None
+) -> list[tuple[Memory, Candidate, PathFate | list[PathFate]]]:
+    """A memory's paths that history shows gone (tallying live and unknown ones in `out`).
+
+    A list item headed by a folder this repository never had ("- `themes/` — has its
+    own `scripts/browse.py`") describes another checkout: its paths are that one's.
+    On one line, a gone path inside another gone folder, or a bare name history had in
+    several places, adds nothing to the line's evidence and is dropped.
+    """
+    foreign = _foreign_lines(index, resolver, memory)
+    stale_lines: dict[int, list[tuple[Candidate, PathFate | list[PathFate]]]] = {}
+    for candidate in _candidates(rule, memory, links=out is not None):
+        line = memory.locate(candidate.start)[0]
+        if line in foreign:
+            continue
+        status = resolver.status(candidate, memory)
+        if status == "live":
+            if out is not None:
+                out.resolved += candidate.explicit
+        elif status == "missing":
+            fate = _fate(index, resolver, candidate, memory)
+            if fate:
+                stale_lines.setdefault(line, []).append((candidate, fate))
+                continue
+            if out is not None and candidate.explicit and candidate.text not in out.unknown:
+                out.unknown.append(candidate.text)
+    return [
+        (memory, candidate, fate)
+        for hits in stale_lines.values()
+        for candidate, fate in hits
+        if len(hits) == 1 or not _adds_nothing(fate, [f for c, f in hits if c is not candidate])
+    ]
+
+
+# A list item headed by a folder in code: "- `themes/` — ...", "* **`api/`**: ..."
+_FOLDER_HEAD = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\**`([\w.-]+)/`")
+
+
+def _foreign_lines(index: Index, resolver: _Resolver, memory: Memory) -> set[int]:
+    """Lines headed by a folder neither the tree nor its history ever had: they describe
+    another checkout (a sibling repository of a workspace), and so do their paths."""
+    lines: set[int] = set()
+    if "`" not in memory.text:
+        return lines
+    for match in _FOLDER_HEAD.finditer(memory.text):
+        folder = match.group(1) + "/"
+        if tree.has_suffix(resolver.repo_path, folder) or index.paths_under(folder):
+            continue
+        lines.add(memory.locate(match.start(1))[0])
+    return lines
+
+
+def _adds_nothing(fate: PathFate | list[PathFate], others: list[PathFate | list[PathFate]]) -> bool:
+    """A gone path inside a gone folder the same line names, or a bare name one of whose
+    places is inside it (`src/app/` — exports `X` from `__init__.py`)."""
+    folders = [o.path for o in others if not isinstance(o, list) and o.path.endswith("/")]
+    fates = fate if isinstance(fate, list) else [fate]
+    return any(f.path != d and f.path.startswith(d) for f in fates for d in folders)
 
 
 def _stale_home_names(
@@ -383,7 +444,7 @@ def _ignored(repo: Path, found: list[PathFate | list[PathFate]]) -> set[str]:
     return {p.decode("utf-8", "surrogateescape") for p in (out or b"").split(b"\0") if p}
 
 
-def _candidates(rule: Rule, memory: Memory) -> Iterator[Candidate]:
+def _candidates(rule: Rule, memory: Memory, links: bool = True) -> Iterator[Candidate]:
     params = rule.params
     scan = references.scan(memory, params["skip_fenced"])
     found: list[Candidate] = []
@@ -394,7 +455,7 @@ def _candidates(rule: Rule, memory: Memory) -> Iterator[Candidate]:
                 cleaned = _clean(token.text, token.start, link=False, params=params)
                 # In a command (`adb pull x > file.png`) only a slash path is a claim.
                 found.extend(c for c in cleaned if len(words) == 1 or "/" in c.text)
-    if params["in_links"]:
+    if params["in_links"] and links:
         for ref in scan.links:
             found.extend(_clean(ref.text, ref.start, link=True, params=params))
     if params["in_prose"]:
@@ -624,6 +685,8 @@ class _Resolver:
             return False
         if os.path.isdir(os.path.join(self.repo, parts[0])):
             return False
+        if tree.has_suffix(self.repo_path, parts[0] + "/"):
+            return False  # `innovation/card.py` when some `.../innovation/` folder is here
         if all("." in p.strip(".") for p in parts):
             return True  # `vehicles.ide/carcols.dat/handling.cfg`: every part is a file
         names = tree.basenames(self.repo_path)

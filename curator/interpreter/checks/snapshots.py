@@ -43,6 +43,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "date_text": "the date as written",
         "current_word": "the word that says the line describes the present",
         "days_ago": "how many days before today the date is",
+        "same_in": dates.SAME_IN,
     }
 }
 
@@ -64,8 +65,14 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
             continue  # a session log records its day: its states are history
         hits = _snapshots(rule, date_rule, ctx, setup, words, memory, matches.found, order)
         if memory is index:
-            hits = (h for h in hits if not dates.said_by_linked_memory(ctx, h))
-        yield from hits
+            hits = (
+                dates.note_linked_memory(ctx, h, str(h.detail["date_text"]))
+                for h in hits
+                if not dates.index_entry_history(date_rule, ctx, index, h)
+            )
+        for hit in hits:
+            hit.detail.setdefault("same_in", "")
+            yield hit
 
 
 def _current_words(rule: Rule, ctx: Context) -> Vocabulary:
