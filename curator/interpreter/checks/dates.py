@@ -494,6 +494,8 @@ def _todo_intent(
     item = _ITEM.match(line)
     if item is None or item.end() > start:
         return None
+    if line[:start].rstrip().endswith("(") and line[end:].lstrip().startswith(")"):
+        return None  # "user skipped (2026-04-19)": a stamp of what happened, not a plan
     lower = line.lower()
     if any(mark.lower() in lower for mark in rule.params["done_marks"]):
         return None
