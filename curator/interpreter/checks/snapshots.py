@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from curator.interpreter.checks import dates
@@ -126,7 +126,10 @@ def _snapshots(
                    and not (w.start < end and start < w.end)]  # fmt: skip
         if not current:
             continue
-        when = date_reading_date(groups, text, written.day, setup, order)
+        # A status is of its day or before: a date without a year ("Current benchmark =
+        # Apr 13") is the one nearest the write date, not the first after it.
+        nearest_from = written.day - timedelta(days=182)
+        when = date_reading_date(groups, text, nearest_from, setup, order)
         if when is None or (ctx.today - when).days <= rule.params["min_age_days"]:
             continue
         nearest = min(current, key=lambda w: _distance(w.start, w.end, start, end))
