@@ -112,6 +112,8 @@ def _snapshots(
             or dates._has(groups, "offset")
         ):
             continue  # "this week" says nothing of when by itself: CUR102's
+        if dates._has(groups, "quarter") or dates._has(groups, "half"):
+            continue  # "monthly for H2": a period, not the day a status was taken
         joined = dates._RANGE.match(memory.text, candidate.end)
         if joined is not None and joined.end() in starts:
             continue  # the start of a range: its end is the claim
