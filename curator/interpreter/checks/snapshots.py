@@ -99,7 +99,9 @@ def _snapshots(
     fenced = memory.fenced_lines
     as_of = {w.lower() for w in rule.params["as_of_words"]}
     starts = {c.start for c in candidates}
-    newest: dict[str, tuple[date, Hit]] = {}  # one hit a memory per current word: the newest
+    # Per current word, the hits of its newest date: a repeated status header ("Latest
+    # session (2026-06-16)", "Latest session (2026-06-13)") is reported at the newest.
+    newest: dict[str, tuple[date, list[Hit]]] = {}
     lines_said: set[int] = set()
     for candidate in candidates:
         number, column = memory.locate(candidate.start)
@@ -157,8 +159,10 @@ def _snapshots(
         hit = Hit(memory.path, number, start + 1, end_column=end + 1, detail=detail)
         key = nearest.text.lower()
         if key not in newest or when > newest[key][0]:
-            newest[key] = (when, hit)
-    yield from sorted((hit for _, hit in newest.values()), key=lambda h: h.line)
+            newest[key] = (when, [hit])
+        elif when == newest[key][0]:
+            newest[key][1].append(hit)
+    yield from sorted((hit for _, hits in newest.values() for hit in hits), key=lambda h: h.line)
 
 
 _STOP = re.compile(r"[.!?。！？](?:\s|$)")
