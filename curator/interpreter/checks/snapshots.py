@@ -183,10 +183,11 @@ def _distance(w_start: int, w_end: int, start: int, end: int) -> int:
 
 
 def _standalone(line: str, start: int, end: int) -> bool:
-    """A word of prose, not part of a name (`extremes_latest.json`, `current-week`)."""
+    """A word of prose, not part of a name (`extremes_latest.json`, `current-week`, the
+    column "current plan")."""
     before = line[start - 1] if start > 0 else " "
     after = line[end] if end < len(line) else " "
-    if before in "_./\\-" or after in "_/\\":
+    if before in "_./\\-\"“'‘" or after in "_/\\":
         return False
     joined = after in ".-" and end + 1 < len(line) and line[end + 1].isalnum()
     return not joined
