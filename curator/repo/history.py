@@ -53,6 +53,8 @@ _DEFINITION = re.compile(
     rb"\s*\([^;\n]*$",
     re.MULTILINE,
 )
+# A removed line that is a comment defines nothing ("// function fooBar in the SDK").
+_COMMENT_LINE = re.compile(rb"^-\s*(?://|/\*|\*|#|--|;)[^\n]*", re.MULTILINE)
 MAX_LINE = 1000  # longer removed lines are minified or generated: not evidence
 _HEADER = "%x01%H%x1f%ct%x1f%s"
 _UNREADABLE = (b"unable to read", b"missing blob", b"could not read", b"bad object")
@@ -738,7 +740,7 @@ class _RemovedTokens:
                 text = b"\n".join(removed)
                 for token in set(findall(text)).difference(tokens):
                     tokens[token] = (cid, file)
-                for groups in definitions(text):
+                for groups in definitions(_COMMENT_LINE.sub(b"-", text)):
                     for name in groups:
                         if name and name not in defined:
                             defined[name] = (cid, file)
