@@ -28,6 +28,7 @@ from pathlib import Path
 from curator.repo import tree
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD_BYTES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")  # as `tree.find_words` splits files
 
 
 @dataclass(frozen=True)
@@ -134,66 +135,88 @@ def _matches(name: str, globs: Sequence[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, g) for g in globs)
 
 
-def only_in_comments(
+def find_words(
     root: Path,
     words: Iterable[str],
+    candidates: Iterable[str],
     syntaxes: Sequence[Syntax],
     docs: Sequence[str],
     exclude: str | None = None,
     deadline: float | None = None,
-) -> dict[str, Mentions] | None:
-    """The `words` that occur in the repository's tracked files only inside comments of
-    code files or in doc files (`docs`: globs on the file name), with where. A word some
-    file uses outside a comment, or that a file of no known syntax holds, is left out;
-    so is a word no file holds. `exclude` is a folder left out (the store); past
-    `deadline` (time.monotonic()) None: an unfinished search cannot say a name is gone."""
-    pending = {w for w in words if w}
-    found: dict[str, Mentions] = {}
-    if not pending:
-        return {}
+) -> tuple[set[str], dict[str, Mentions]] | None:
+    """One pass over the repository's tracked files: the subset of `words` that occur as
+    whole words (as `tree.find_words`: binary files, symlinks and files over its size
+    limit skipped), and the `candidates` that occur only inside comments of code files or
+    in doc files (`docs`: globs on the file name), with where. A candidate some file uses
+    outside a comment, or that a file of no known syntax holds, is alive and left out; so
+    is one no file holds. `exclude` is a folder left out (the store); past `deadline`
+    (time.monotonic()) None: an unfinished search cannot say a name is gone."""
+    pending = {w.encode() for w in words if w}
+    unresolved = {w.encode() for w in candidates if w}  # not yet seen in code
+    present: set[bytes] = set()
+    mentioned: dict[bytes, Mentions] = {}
     files = tree.tracked_files(root)
     if exclude:
         prefix = exclude.rstrip("/") + "/"
         files = tuple(f for f in files if not f.startswith(prefix))
-    encoded = {w: w.encode() for w in pending}
     for number, rel in enumerate(files):
+        if not pending and not unresolved:
+            break
         if deadline is not None and number % 256 == 0 and time.monotonic() > deadline:
             return None
         data = _read(root / rel)
         if data is None:
             continue
-        held = [w for w, raw in encoded.items() if raw in data]
-        if not held:
+        tokens = set(_WORD_BYTES.findall(data))
+        hits = pending & tokens
+        if hits:
+            present |= hits
+            pending -= hits
+        held = unresolved & tokens
+        if held:
+            alive = _classify(rel, data, held, syntaxes, docs, mentioned)
+            unresolved -= alive
+    commented = {w.decode(): mentioned[w] for w in unresolved if w in mentioned}
+    return {w.decode() for w in present}, commented
+
+
+def _classify(
+    rel: str,
+    data: bytes,
+    held: set[bytes],
+    syntaxes: Sequence[Syntax],
+    docs: Sequence[str],
+    mentioned: dict[bytes, Mentions],
+) -> set[bytes]:
+    """The words of `held` file `rel` uses as code; the others' mentions are counted."""
+    name = rel.rsplit("/", 1)[-1]
+    syntax = next((s for s in syntaxes if _matches(name, s.files)), None)
+    if syntax is None and not _matches(name, docs):
+        return held  # a file of no known syntax: all code
+    if syntax is None:
+        for raw in held:
+            mention = mentioned.setdefault(raw, Mentions())
+            mention.docs += 1
+            mention.files.append(rel)
+        return set()
+    text = data.decode("utf-8", "replace")
+    words = {w.decode() for w in held}
+    counts = dict.fromkeys(words, 0)
+    for match in _WORD.finditer(text):
+        if match.group() in counts:
+            counts[match.group()] += 1
+    in_comments = _comment_counts(text, syntax, words)
+    alive = set()
+    for word in words:
+        if not counts[word]:
             continue
-        text = data.decode("utf-8", "replace")
-        name = rel.rsplit("/", 1)[-1]
-        syntax = next((s for s in syntaxes if _matches(name, s.files)), None)
-        counts = dict.fromkeys(held, 0)
-        for match in _WORD.finditer(text):
-            if match.group() in counts:
-                counts[match.group()] += 1
-        held = [w for w in held if counts[w]]
-        if not held:
-            continue
-        if syntax is None and _matches(name, docs):
-            for word in held:
-                mention = found.setdefault(word, Mentions())
-                mention.docs += 1
-                mention.files.append(rel)
-            continue
-        in_comments = _comment_counts(text, syntax, set(held)) if syntax else {}
-        for word in held:
-            if in_comments.get(word, 0) < counts[word]:
-                # Used outside a comment, or in a file of no known syntax: alive.
-                found.pop(word, None)
-                del encoded[word]
-            else:
-                mention = found.setdefault(word, Mentions())
-                mention.comments += counts[word]
-                mention.files.append(rel)
-        if not encoded:
-            break
-    return found
+        if in_comments.get(word, 0) < counts[word]:
+            alive.add(word.encode())  # used outside a comment
+        else:
+            mention = mentioned.setdefault(word.encode(), Mentions())
+            mention.comments += counts[word]
+            mention.files.append(rel)
+    return alive
 
 
 def _comment_counts(text: str, syntax: Syntax, words: set[str]) -> dict[str, int]:

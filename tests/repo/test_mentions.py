@@ -25,7 +25,7 @@ FILES = {
     "run.sh": "echo $#shellArgs\n# shellComment\n",
     # Python: a '#' in a string is no comment; a docstring is a string (code).
     "jobs.py": 'x = \'see # notes\'; hashInString = 1\n"""docstringName"""\n# pyComment\n',
-    "docs/plan.md": "docOnly and lineOnly\n",
+    "docs/plan.md": "docOnly and lineOnly; afterDecrement is code elsewhere\n",
     "data.json": '{"jsonName": 1}\n',  # a file of no known syntax: all code
 }
 WORDS = [
@@ -49,9 +49,13 @@ def test_names_only_comments_and_docs_mention_are_told_from_code(tmp_path: Path)
     root = tmp_path / "repo"
     commit(root, "init", "2026-01-10", files={**FILES, "store/keep.ts": "blockOnly();\n"})
     # The store is left out: a memory folder never vouches for a name.
-    found = mentions.only_in_comments(root.resolve(), WORDS, SYNTAXES, DOCS, exclude="store")
+    found = mentions.find_words(
+        root.resolve(), [*WORDS, "bystander"], WORDS, SYNTAXES, DOCS, exclude="store"
+    )
     assert found is not None
-    summary = {w: (m.comments, m.docs, sorted(m.files)) for w, m in found.items()}
+    present, commented = found
+    assert present == set(WORDS) - {"nowhere"}  # every occurrence counts for presence
+    summary = {w: (m.comments, m.docs, sorted(m.files)) for w, m in commented.items()}
     assert summary == {
         "blockOnly": (1, 0, ["src/a.ts"]),
         "lineOnly": (1, 1, ["docs/plan.md", "src/a.ts"]),

@@ -1,16 +1,19 @@
 """Stale symbols: backticked identifiers the repository's code had and lost.
 
 A code span is a symbol when its whole content (a trailing call `()` or `(args)` aside)
-matches one of the rule's patterns (CamelCase, snake_case, CONSTANT_CASE, dotted
-`mod.func`) and is not in the rule's `exclude` or `platform_names` lists. Dotted names
-are searched by their last part. Every symbol of the run is searched in one pass over
-the repository's tracked files (see `tree.find_words`).
+matches one of the rule's patterns (CamelCase, snake_case, CONSTANT_CASE, `_private`,
+dotted `mod.func`) and is not in the rule's `exclude` or `platform_names` lists; a span
+of such names joined by `/` is one symbol per name. Dotted names are searched by their
+last part and by the class-like parts before it. Every symbol of the run is searched in
+one pass over the repository's tracked files (see `mentions.find_words`).
 
 A symbol that is not there is reported only when the repository's history shows code
 that had it: the commit that last removed it and the file it was in, with the likely
-new name when that commit added a similar one to the same file. A symbol history never
-had is not a finding; many of them in one store are counted for CUR205. A history-backed
-symbol is held back when its sentence narrates the change or the memory is a journal.
+new name when that commit added a similar one to the same file. A symbol the history
+shows defined and removed is reported too when only comments and docs still hold it,
+with the commit that removed the definition. A symbol history never had is not a
+finding; many of them in one store are counted for CUR205. A history-backed symbol is
+held back when its sentence narrates the change or the memory is a journal.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from curator import templates
 from curator.interpreter import narration, patterns, stale
 from curator.models import Hit, Memory
-from curator.repo import references, tree
+from curator.repo import references
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -140,30 +143,23 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     outside = inside if inside != "." else None
     limit = float(rule.params["max_search_seconds"])
     deadline = time.monotonic() + limit if limit > 0 else None
-    present = tree.find_words(repo, words, exclude=outside, deadline=deadline)
-    if present is None:
+    removals = index.removals(words)
+    if inside is not None and inside != ".":
+        prefix = inside.rstrip("/") + "/"  # a memory never vouches for itself
+        removals = {w: r for w, r in removals.items() if not r.file.startswith(prefix)}
+    # A name the code defined and lost that a comment or a doc still mentions is present
+    # to a word search, and gone from the code when no code line (a call, an import) has
+    # it: the same pass tells them apart.
+    defined = {w for w, r in removals.items() if r.defined}
+    found = _find(rule, repo, words, defined, outside, deadline)
+    if found is None:
         ctx.skipped.add(rule.code)
         ctx.notes.append(
             f"{rule.name} ({rule.code}) skipped: searching the repository took over "
             f"{limit:g} s (params.max_search_seconds)"
         )
         return None
-    removals = index.removals(words)
-    if inside is not None and inside != ".":
-        prefix = inside.rstrip("/") + "/"  # a memory never vouches for itself
-        removals = {w: r for w, r in removals.items() if not r.file.startswith(prefix)}
-    # Names the code defined and lost that a comment or a doc still mentions: present to
-    # a word search, gone from the code when no code line (a call, an import) has them.
-    kept = {w for w in present if w in removals and removals[w].defined}
-    commented = _only_in_comments(rule, repo, kept, outside, deadline) if kept else {}
-    if commented is None:
-        # Out of time: what the names absent from every file show is still reported.
-        commented = {}
-        ctx.notes.append(
-            f"{rule.name} ({rule.code}): names only comments and docs still mention were "
-            f"not looked for: searching the repository took over {limit:g} s "
-            "(params.max_search_seconds)"
-        )
+    present, commented = found
     rules = narration.compile_narration(rule.params)
     renames = _Renames(repo, rule)
     require = bool(rule.params["require_definition"])
@@ -187,10 +183,12 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
                 removal = replace(
                     removal, commit=removal.defined_commit, file=removal.defined_file or ""
                 )
-            hit = _hit(ctx, rule, memory, symbol, stale_name, removal, renames,
-                       commented.get(stale_name))  # fmt: skip
             end = symbol.start + len(symbol.text)
             reason = stale.held_back(rules, memory, symbol.start, end, [removal.commit])
+            # Right as written: no new name to look up (one `git show` a commit).
+            looked_up = renames if reason is None else None
+            hit = _hit(ctx, rule, memory, symbol, stale_name, removal, looked_up,
+                       commented.get(stale_name))  # fmt: skip
             if reason is not None:
                 out.hits.append(stale.hold(hit, reason))
                 continue
@@ -216,15 +214,20 @@ def _is_stale(
     return removal is not None and (removal.defined or not require_definition)
 
 
-def _only_in_comments(
-    rule: Rule, repo: Path, words: set[str], outside: str | None, deadline: float | None
-) -> dict[str, Mentions] | None:
+def _find(
+    rule: Rule,
+    repo: Path,
+    words: set[str],
+    defined: set[str],
+    outside: str | None,
+    deadline: float | None,
+) -> tuple[set[str], dict[str, Mentions]] | None:
     from curator.repo import mentions
 
     params = rule.params
     syntaxes = mentions.syntax_from(params["comment_syntax"])
-    return mentions.only_in_comments(
-        repo, words, syntaxes, params["doc_files"], exclude=outside, deadline=deadline
+    return mentions.find_words(
+        repo, words, defined, syntaxes, params["doc_files"], exclude=outside, deadline=deadline
     )
 
 
@@ -235,7 +238,7 @@ def _hit(
     symbol: Symbol,
     name: str,
     removal: Removal,
-    renames: _Renames,
+    renames: _Renames | None,
     mentioned: Mentions | None,
 ) -> Hit:
     line, column = memory.locate(symbol.start)
@@ -248,7 +251,7 @@ def _hit(
         "file_was": removal.file,
         "commit_obj": removal.commit,
     }
-    new_name = renames.likely(name, removal)
+    new_name = renames.likely(name, removal) if renames is not None else None
     values["new_name"] = new_name or ""
     values["renamed"] = (
         templates.render(rule.params["messages"]["renamed"], values) if new_name else ""
@@ -301,9 +304,10 @@ class _Renames:
 
 def _symbols(rule: Rule, memory: Memory) -> Iterator[Symbol]:
     params = rule.params
+    exclude = set(params["exclude"]) | set(params["platform_names"])
     for ref in references.scan(memory, params["skip_fenced"]).code:
         text = _CALL.sub("", ref.text)
-        symbol = _symbol(rule, text, ref.start)
+        symbol = _symbol(rule, exclude, text, ref.start)
         if symbol is not None:
             yield symbol
         elif "/" in text:
@@ -311,22 +315,20 @@ def _symbols(rule: Rule, memory: Memory) -> Iterator[Symbol]:
             # (`src/api_client` is a path: `src` is no identifier's shape).
             parts, offset, listed = text.split("/"), 0, []
             for part in parts:
-                listed.append(_symbol(rule, part, ref.start + offset))
+                listed.append(_symbol(rule, exclude, part, ref.start + offset))
                 offset += len(part) + 1
             if len(parts) > 1 and all(listed):
                 yield from (s for s in listed if s is not None)
 
 
-def _symbol(rule: Rule, text: str, start: int) -> Symbol | None:
+def _symbol(rule: Rule, exclude: set[str], text: str, start: int) -> Symbol | None:
     params = rule.params
-    exclude = set(params["exclude"]) | set(params["platform_names"])
     if len(text) < params["min_length"] or text in exclude or text.lower() in exclude:
         return None
     if not any(patterns.search(p, text) for p in rule.patterns):
         return None
     parts = _SEPARATOR.split(text)
-    skip_suffixes = {s.lower() for s in params["dotted_skip_suffixes"]}
-    if len(parts) > 1 and parts[-1].lower() in skip_suffixes:
+    if len(parts) > 1 and parts[-1].lower() in {s.lower() for s in params["dotted_skip_suffixes"]}:
         return None  # `settings.json`, `Node.js`: a file or a product, not code
     word = parts[-1] if len(parts[-1]) >= params["min_length"] else text
     if not word.isidentifier() or word in exclude:

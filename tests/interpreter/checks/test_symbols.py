@@ -263,30 +263,3 @@ def test_a_three_character_name_the_code_lost_is_reported(tmp_path, make_store, 
     hits = [d for d in run.json() if d["code"] == "CUR202"]
     assert [(d["detail"]["symbol"], d["detail"]["searched"]) for d in hits] == [("jobs.Job", "Job")]
     assert hits[0]["detail"]["file_was"] == "src/jobs.py"
-
-
-def test_out_of_time_for_comments_still_reports_names_no_file_has(
-    tmp_path, make_store, monkeypatch
-):
-    """The second read (names only comments still mention) shares `max_search_seconds`;
-    when it runs out, the names absent from every file are still reported, and a note
-    says what was not looked for."""
-    from curator.repo import mentions
-
-    repo = tmp_path / "repo"
-    commit(
-        repo, "init", "2026-01-10", files={"a.py": "def gone_now(): ...\ndef kept_in_note(): ...\n"}
-    )
-    commit(repo, "drop", "2026-05-11", files={"a.py": "# kept_in_note was here\n"})
-    store = make_store({"project_a.md": memory("`gone_now` and `kept_in_note`.\n")})
-    rules = load_rules()
-    selected = [r for r in rules if r.code == "CUR202"]
-    target = target_for(store.resolve(), Config(), Path.cwd(), repo.resolve())
-    full = lint([target], rules, selected, Config(), date(2026, 6, 1))
-    assert sorted(d.detail["symbol"] for d in full.diagnostics) == ["gone_now", "kept_in_note"]
-
-    monkeypatch.setattr(mentions, "only_in_comments", lambda *a, **k: None)
-    result = lint([target], rules, selected, Config(), date(2026, 6, 1))
-    assert [d.detail["symbol"] for d in result.diagnostics] == ["gone_now"]
-    assert any("names only comments and docs still mention were not looked" in n
-               for n in result.notes)  # fmt: skip
