@@ -67,6 +67,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "commit": "the commit that deleted, moved or removed it (short sha)",
         "evidence_kind": "removed (no file has it), or commented (only comments and docs do)",
         "mentions": "for commented: what still names it (`2 comments and 1 doc`)",
+        "mention_verb": "for commented: `mentions` after one comment or doc, else `mention`",
         "mentioned_in": "for commented: the files that still name it (the first few)",
         **stale.EVIDENCE_DETAIL,
     }
@@ -260,6 +261,8 @@ def _hit(
     if mentioned is not None:
         kind = "commented"
         values["mentions"] = _mentions_text(mentioned)
+        single = mentioned.comments + mentioned.docs == 1
+        values["mention_verb"] = "mentions" if single else "mention"
         values["mentioned_in"] = mentioned.files[: rule.params["examples"]]
     detail = stale.evidence(ctx, rule, kind, values, memory)
     return Hit(memory.path, line, column, end_line, end_column, detail=detail)
