@@ -8,7 +8,8 @@ execute) under curator's cache folder, keyed by HEAD:
   merge diffs (a path that left in a merge has no delete event otherwise); for each path
   the newest event (added, deleted, renamed to) and its commit;
 - identifiers: `git log -p --unified=0`, tokenizing only removed lines; for each token
-  the newest commit that removed it and the file it was in. Never one `git log -S` per
+  the newest commit that removed it and the file it was in, and for a name a removed
+  line defined, the newest commit and file of such a definition. Never one `git log -S` per
   name: slower by orders of magnitude, and it matches substrings.
 
 A new HEAD that descends from the indexed one is brought up to date from `old..HEAD`;
@@ -34,7 +35,7 @@ from typing import IO
 from curator.git import bound, git_ok, git_output, stream
 from curator.hashing import sha256_text
 
-VERSION = "2"
+VERSION = "3"
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 # A removed line that defines a name (def, class, function, const, an assignment, a
 # method, a key): evidence that the repository's own code had it, not only called it.
@@ -52,6 +53,8 @@ _DEFINITION = re.compile(
     rb"\s*\([^;\n]*$",
     re.MULTILINE,
 )
+# A removed line that is a comment defines nothing ("// function fooBar in the SDK").
+_COMMENT_LINE = re.compile(rb"^-\s*(?://|/\*|\*|#|--|;)[^\n]*", re.MULTILINE)
 MAX_LINE = 1000  # longer removed lines are minified or generated: not evidence
 _HEADER = "%x01%H%x1f%ct%x1f%s"
 _UNREADABLE = (b"unable to read", b"missing blob", b"could not read", b"bad object")
@@ -100,6 +103,10 @@ class Removal:
     commit: Commit
     file: str
     defined: bool  # some removed line defined it (the repository's own name)
+    # The newest commit whose removed lines defined it, and the file: where the
+    # definition went (the newest removal may be a call or a comment elsewhere).
+    defined_commit: Commit | None = None
+    defined_file: str | None = None
 
 
 @dataclass
@@ -182,13 +189,15 @@ class Index:
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
-                "SELECT t.token, t.commit_id, f.path, d.token IS NOT NULL FROM tokens t"
+                "SELECT t.token, t.commit_id, f.path, d.commit_id, df.path FROM tokens t"
                 " JOIN files f ON f.id = t.file_id LEFT JOIN defined d ON d.token = t.token"
-                f" WHERE t.token IN ({marks})",
+                f" LEFT JOIN files df ON df.id = d.file_id WHERE t.token IN ({marks})",
                 chunk,
             )
-            for token, cid, path, defined in rows:
-                out[token] = Removal(token, self._commit(cid), path, bool(defined))
+            for token, cid, path, def_cid, def_path in rows:
+                where = self._commit(def_cid) if def_cid is not None else None
+                out[token] = Removal(token, self._commit(cid), path, where is not None, where,
+                                     def_path)  # fmt: skip
         return out
 
     def counts(self) -> tuple[int, int, int]:
@@ -331,7 +340,7 @@ CREATE TABLE paths(path TEXT PRIMARY KEY, name TEXT, event TEXT, commit_id INTEG
                    target TEXT, time INTEGER) WITHOUT ROWID;
 CREATE INDEX paths_name ON paths(name);
 CREATE TABLE tokens(token TEXT PRIMARY KEY, commit_id INTEGER, file_id INTEGER) WITHOUT ROWID;
-CREATE TABLE defined(token TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE defined(token TEXT PRIMARY KEY, commit_id INTEGER, file_id INTEGER) WITHOUT ROWID;
 """
 
 
@@ -416,7 +425,7 @@ def _fill(
         _Collected(repo, [*name_status, *first_parent], [spec], deadline),
     ]
     tokens: dict[bytes, tuple[int, str]] = {}
-    defined: set[bytes] = set()
+    defined: dict[bytes, tuple[int, str]] = {}
     if partial:
         limits.append(
             "partial clone: identifiers are not indexed (reading old code would download it); "
@@ -441,9 +450,7 @@ def _fill(
     commits.save()
     _store_paths(db, events)
     _store_tokens(db, tokens)
-    db.executemany(
-        "INSERT OR IGNORE INTO defined VALUES (?)", ((t.decode("ascii"),) for t in defined)
-    )
+    _store_defined(db, defined)
     return list(dict.fromkeys(limits))
 
 
@@ -711,7 +718,7 @@ class _RemovedTokens:
         self,
         commit_id: Callable[[str, int, str], int],
         tokens: dict[bytes, tuple[int, str]],
-        defined: set[bytes],
+        defined: dict[bytes, tuple[int, str]],
         skip: Callable[[str], bool],
     ) -> None:
         self.commit_id, self.tokens, self.skip = commit_id, tokens, skip
@@ -733,8 +740,10 @@ class _RemovedTokens:
                 text = b"\n".join(removed)
                 for token in set(findall(text)).difference(tokens):
                     tokens[token] = (cid, file)
-                for groups in definitions(text):
-                    defined.update(g for g in groups if g)
+                for groups in definitions(_COMMENT_LINE.sub(b"-", text)):
+                    for name in groups:
+                        if name and name not in defined:
+                            defined[name] = (cid, file)
                 removed.clear()
 
         pending = b""
@@ -785,6 +794,19 @@ def _store_tokens(db: sqlite3.Connection, tokens: dict[bytes, tuple[int, str]]) 
     db.executemany(
         "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?)",
         ((t.decode("ascii"), cid, files[f]) for t, (cid, f) in tokens.items()),
+    )
+
+
+def _store_defined(db: sqlite3.Connection, defined: dict[bytes, tuple[int, str]]) -> None:
+    """The newest defining removal of each name (a pass's own are newer than the index's)."""
+    db.executemany(
+        "INSERT OR IGNORE INTO files(path) VALUES (?)",
+        ((f,) for f in {f for _, f in defined.values()}),
+    )
+    files = dict(db.execute("SELECT path, id FROM files").fetchall())
+    db.executemany(
+        "INSERT OR REPLACE INTO defined VALUES (?, ?, ?)",
+        ((t.decode("ascii"), cid, files[f]) for t, (cid, f) in defined.items()),
     )
 
 

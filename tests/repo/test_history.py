@@ -78,6 +78,37 @@ def test_removed_identifiers_name_their_file_and_commit(repo: Path, tmp_path: Pa
     )
 
 
+def test_a_removed_definition_keeps_its_own_commit_and_file(tmp_path: Path) -> None:
+    """The newest removal of a name may be a call; where its definition went is kept too
+    (what CUR202 cites when only comments still mention the name), and an update's newer
+    definition removal replaces the indexed one."""
+    root = tmp_path / "repo"
+    app = "from a import load_map\nload_map()\n"
+    commit(root, "init", "2026-01-10", files={"a.py": "def load_map():\n    pass\n", "app.py": app})
+    commit(
+        root, "move", "2026-02-01", files={"a.py": "\n", "b.py": "def load_map():\n    return 1\n"}
+    )
+    commit(root, "drop", "2026-03-01", delete=("b.py",))
+    commit(root, "unhook", "2026-04-01", files={"app.py": "print(1)\n"})
+    cache = tmp_path / "cache"
+    index = open_index(root, cache, EXCLUDE)
+    assert index is not None
+    gone = index.removals(["load_map"])["load_map"]
+    assert (gone.commit.subject, gone.file, gone.defined) == ("unhook", "app.py", True)
+    assert gone.defined_commit is not None
+    assert (gone.defined_commit.subject, gone.defined_file) == ("drop", "b.py")
+    index.close()
+
+    commit(root, "back", "2026-05-01", files={"c.py": "def load_map():\n    return 2\n"})
+    commit(root, "gone again", "2026-05-02", delete=("c.py",))
+    updated = open_index(root, cache, EXCLUDE)
+    assert updated is not None and updated.stats.mode == "updated"
+    again = updated.removals(["load_map"])["load_map"]
+    assert again.defined_commit is not None
+    assert (again.defined_commit.subject, again.defined_file) == ("gone again", "c.py")
+    updated.close()
+
+
 def test_a_path_deleted_and_added_back_is_present(tmp_path: Path) -> None:
     root = tmp_path / "r"
     commit(root, "a", "2026-01-01", files={"x.py": "X = 1\n"})
