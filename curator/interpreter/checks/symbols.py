@@ -277,6 +277,15 @@ def _mentions_text(mentioned: Mentions) -> str:
     return " and ".join(parts)
 
 
+_NAME_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of an identifier: `_fetch_inst_net` → fetch, inst, net; `loadColliders` →
+    load, colliders."""
+    return {w.lower() for w in _NAME_WORD.findall(name)}
+
+
 class _Renames:
     """The likely new name of a removed identifier: a similar one the same commit added
     to the same file (one `git show` per commit, at most `max_rename_lookups` a run)."""
@@ -296,9 +305,13 @@ class _Renames:
                 return None
             self.added[sha] = added_tokens(self.repo, sha)
         best, score = None, self.threshold
+        words = _name_words(word)
         for token in self.added[sha].get(removal.file, ()):
             if token == word:
                 continue
+            others = _name_words(token)
+            if not words & others or (len(words) > 1 and len(others) < 2):
+                continue  # `_syncFeedReminder` -> `sinceMin`, `mergeCandidates` -> `candidates`
             ratio = difflib.SequenceMatcher(None, word.lower(), token.lower()).ratio()
             if ratio >= score:
                 best, score = token, ratio
