@@ -7,6 +7,9 @@ execute) under curator's cache folder, keyed by HEAD:
 - paths: `git log --name-status -M` over all commits, plus the first-parent pass with
   merge diffs (a path that left in a merge has no delete event otherwise); for each path
   the newest event (added, deleted, renamed to) and its commit;
+- versions: from that first-parent pass, every commit of the mainline that changed a
+  file (a rename is the old path gone and the new one written), in order: the manifests'
+  history (`repo.manifests`) is read from it, not from a `git log` of its own;
 - identifiers: `git log -p --unified=0`, tokenizing only removed lines; for each token
   the newest commit that removed it and the file it was in. Never one `git log -S` per
   name: slower by orders of magnitude, and it matches substrings.
@@ -34,7 +37,7 @@ from typing import IO
 from curator.git import bound, git_ok, git_output, stream
 from curator.hashing import sha256_text
 
-VERSION = "2"
+VERSION = "3"
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 # A removed line that defines a name (def, class, function, const, an assignment, a
 # method, a key): evidence that the repository's own code had it, not only called it.
@@ -191,6 +194,27 @@ class Index:
                 out[token] = Removal(token, self._commit(cid), path, bool(defined))
         return out
 
+    def versions(self, wanted: Callable[[str], bool]) -> dict[str, list[tuple[Commit, bool]]]:
+        """Every mainline version of each path `wanted` accepts, oldest first: (commit,
+        deleted). Merges count as one change against the first parent, as
+        `git log --first-parent --diff-merges=first-parent` shows them."""
+        paths = [p for (p,) in self.db.execute("SELECT DISTINCT path FROM versions") if wanted(p)]
+        found: dict[str, list[tuple[Commit, bool]]] = {}
+        newest: dict[str, int] = {}
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT path, commit_id, gone, seq FROM versions WHERE path IN ({marks})"
+                " ORDER BY seq",
+                chunk,
+            )
+            for path, cid, gone, seq in rows:
+                found.setdefault(path, []).append((self._commit(cid), bool(gone)))
+                newest[path] = seq
+        # In the order `git log` first shows them: the most recently changed path first.
+        return {p: found[p] for p in sorted(found, key=lambda p: -newest[p])}
+
     def counts(self) -> tuple[int, int, int]:
         """(commits, paths, removed identifiers) the index holds."""
         tables = ("commits", "paths", "tokens")
@@ -332,6 +356,8 @@ CREATE TABLE paths(path TEXT PRIMARY KEY, name TEXT, event TEXT, commit_id INTEG
 CREATE INDEX paths_name ON paths(name);
 CREATE TABLE tokens(token TEXT PRIMARY KEY, commit_id INTEGER, file_id INTEGER) WITHOUT ROWID;
 CREATE TABLE defined(token TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE versions(seq INTEGER PRIMARY KEY, path TEXT, commit_id INTEGER, gone INTEGER);
+CREATE INDEX versions_path ON versions(path);
 """
 
 
@@ -401,18 +427,12 @@ def _fill(
     spec = f"{since}..{head}" if since else head
     commits = _Commits(db)
     renames = ["-M100%"] if partial else ["-M"]
-    name_status = [
-        "log",
-        "--format=" + _HEADER,
-        "-z",
-        "--name-status",
-        *renames,
-        "--diff-filter=ADR",
-    ]
+    name_status = ["log", "--format=" + _HEADER, "-z", "--name-status", *renames]
     # git does the work; run the three passes at once and read the small ones in threads.
+    # The first-parent pass keeps every change (no --diff-filter): it is also the versions.
     first_parent = ["--first-parent", "--diff-merges=first-parent"]
     collected = [
-        _Collected(repo, name_status, [spec], deadline),
+        _Collected(repo, [*name_status, "--diff-filter=ADR"], [spec], deadline),
         _Collected(repo, [*name_status, *first_parent], [spec], deadline),
     ]
     tokens: dict[bytes, tuple[int, str]] = {}
@@ -432,14 +452,16 @@ def _fill(
             raise Unanswered(stderr.decode("utf-8", "replace"))
         limits.extend(_limits_from(stderr))
     events: dict[str, tuple[int, str, int, str | None]] = {}  # path -> (time, event, cid, target)
-    for run in collected:
+    versions: list[tuple[str, int, bool]] = []  # (path, cid, deleted), newest first
+    for run, kept in zip(collected, (None, versions), strict=True):
         out, stderr = run.result()
         if _KILLED in stderr:
             raise Unanswered(stderr.decode("utf-8", "replace"))
-        _path_events(out, commits.id, events)
+        _path_events(out, commits.id, events, kept)
         limits.extend(_limits_from(stderr))
     commits.save()
     _store_paths(db, events)
+    _store_versions(db, versions)
     _store_tokens(db, tokens)
     db.executemany(
         "INSERT OR IGNORE INTO defined VALUES (?)", ((t.decode("ascii"),) for t in defined)
@@ -618,8 +640,11 @@ def _path_events(
     data: bytes,
     commit_id: Callable[[str, int, str], int],
     events: dict[str, tuple[int, str, int, str | None]],
+    versions: list[tuple[str, int, bool]] | None = None,
 ) -> None:
-    """Parse `--name-status -z` output: \\x01header\\0\\n then STATUS\\0path[\\0path]\\0..."""
+    """Parse `--name-status -z` output: \\x01header\\0\\n then STATUS\\0path[\\0path]\\0...
+    The events of additions, deletions and renames; with `versions`, every change too
+    (path, commit id, deleted), in output order."""
     for block in data.split(b"\x01")[1:]:
         header, _, rest = block.partition(b"\0")
         sha, ctime, subject = _header(header)
@@ -632,13 +657,22 @@ def _path_events(
                 i += 1
                 continue
             kind = chr(status[0])
-            if kind == "R" and i + 2 < len(fields):
+            if kind in "RC" and i + 2 < len(fields):
                 old, new = _decode(fields[i + 1]), _decode(fields[i + 2])
-                _note(events, old, (ctime, "R", cid, new))
+                if kind == "R":
+                    _note(events, old, (ctime, "R", cid, new))
+                    if versions is not None:
+                        versions.append((old, cid, True))
                 _note(events, new, (ctime, "A", cid, None))
+                if versions is not None:
+                    versions.append((new, cid, False))
                 i += 3
-            elif kind in "AD" and i + 1 < len(fields):
-                _note(events, _decode(fields[i + 1]), (ctime, kind, cid, None))
+            elif kind in "ADMT" and i + 1 < len(fields):
+                path = _decode(fields[i + 1])
+                if kind in "AD":
+                    _note(events, path, (ctime, kind, cid, None))
+                if versions is not None:
+                    versions.append((path, cid, kind == "D"))
                 i += 2
             else:
                 i += 1
@@ -684,6 +718,17 @@ def _store_paths(
         if existing.get(path) is None or ctime >= existing[path]
     ]
     db.executemany("INSERT OR REPLACE INTO paths VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def _store_versions(db: sqlite3.Connection, versions: list[tuple[str, int, bool]]) -> None:
+    """Append a pass's versions (newest first) after what the index holds: a larger `seq`
+    is a newer version."""
+    base = int(db.execute("SELECT coalesce(max(seq), 0) FROM versions").fetchone()[0]) + 1
+    top = base + len(versions) - 1
+    db.executemany(
+        "INSERT INTO versions VALUES (?, ?, ?, ?)",
+        ((top - i, path, cid, int(gone)) for i, (path, cid, gone) in enumerate(versions)),
+    )
 
 
 def _excluded(globs: tuple[str, ...]) -> Callable[[str], bool]:
