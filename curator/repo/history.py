@@ -223,8 +223,37 @@ class Index:
         )
 
     def close(self) -> None:
+        for key, index in list(_OPEN.items()):
+            if index is self:
+                del _OPEN[key]
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
+
+    def _added(self, sha: str) -> dict[str, set[str]] | None:
+        """What `added_tokens` read for `sha` in an earlier run, if it did."""
+        try:
+            if self.db.execute("SELECT 1 FROM added_read WHERE sha=?", (sha,)).fetchone() is None:
+                return None
+            found: dict[str, set[str]] = {}
+            for file, token in self.db.execute("SELECT file, token FROM added WHERE sha=?", (sha,)):
+                found.setdefault(file, set()).add(token)
+            return found
+        except sqlite3.Error:
+            return None
+
+    def _keep_added(self, sha: str, found: dict[str, set[str]]) -> None:
+        """Remember what a commit added (a commit's diff never changes): a warm run asks
+        git nothing. Best effort: a locked or replaced file only loses the shortcut."""
+        rows = [(sha, file, token) for file, tokens in found.items() for token in tokens]
+        with contextlib.suppress(sqlite3.Error):
+            self.db.executemany("INSERT INTO added VALUES (?, ?, ?)", rows)
+            self.db.execute("INSERT OR IGNORE INTO added_read VALUES (?)", (sha,))
+            self.db.commit()
+
+
+# The index each repository has open in this process: `added_tokens` keeps its answers
+# there.
+_OPEN: dict[str, Index] = {}
 
 
 def head_of(repo: Path) -> str | None:
@@ -266,6 +295,7 @@ def open_index(
     index = _open_current(path, repo, head, max_update_commits, exclude)
     if index is not None:
         index.stats.seconds = time.monotonic() - started
+        _OPEN[str(repo)] = index
         return index
     if not allow_build and (
         max_update_commits is None or _count_commits(repo, head) > max_update_commits
@@ -277,6 +307,7 @@ def open_index(
     _discard(path.with_suffix(".building"))  # a background build's claim, when it was one
     if built is not None:
         built.stats.seconds = time.monotonic() - started
+        _OPEN[str(repo)] = built
     return built
 
 
@@ -358,6 +389,9 @@ CREATE TABLE tokens(token TEXT PRIMARY KEY, commit_id INTEGER, file_id INTEGER) 
 CREATE TABLE defined(token TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE versions(seq INTEGER PRIMARY KEY, path TEXT, commit_id INTEGER, gone INTEGER);
 CREATE INDEX versions_path ON versions(path);
+CREATE TABLE added(sha TEXT, file TEXT, token TEXT);
+CREATE INDEX added_sha ON added(sha);
+CREATE TABLE added_read(sha TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
 
@@ -837,7 +871,12 @@ def added_tokens(repo: Path, sha: str) -> dict[str, set[str]]:
     """Names commit `sha` defined on the lines it added, by file (where a removed name may
     have gone: a rename). Only definitions (def, class, function, an assignment, ...), so
     a dictionary key or a word in a string is never offered as the new name. One `git
-    show`; empty when git cannot say."""
+    show`, kept in the repository's open index for the next run; empty when git cannot
+    say."""
+    index = _OPEN.get(str(Path(repo).resolve()))
+    known = index._added(sha) if index is not None else None
+    if known is not None:
+        return known
     out = git_output(
         repo, "show", "--format=", "--unified=0", "--no-color", "--no-ext-diff", "-M", sha,
         timeout=30,
@@ -857,4 +896,6 @@ def added_tokens(repo: Path, sha: str) -> dict[str, set[str]]:
             file = _decode(target[2:] if target[:2] == b"b/" else target)
         elif line.startswith(b"+") and len(line) <= MAX_LINE:
             added.append(b"-" + line[1:])  # the definition pattern reads removed lines
+    if index is not None and out is not None:
+        index._keep_added(sha, found)
     return found
