@@ -401,7 +401,7 @@ def build(repo: Path, path: Path, head: str, exclude: tuple[str, ...]) -> Index 
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     _discard(tmp)
     try:
-        db = sqlite3.connect(tmp)
+        db = _scratch(tmp)
         db.executescript(SCHEMA)
         limits = _fill(db, repo, head, None, exclude)
         _set_meta(db, repo, head, limits)
@@ -416,13 +416,22 @@ def build(repo: Path, path: Path, head: str, exclude: tuple[str, ...]) -> Index 
     return Index(db, head, tuple(limits), BuildStats(commits=int(count), mode="built"))
 
 
+def _scratch(tmp: Path) -> sqlite3.Connection:
+    """A connection to a file being built: no journal, no fsync. It only becomes the
+    index by `os.replace` once complete; one cut short is discarded."""
+    db = sqlite3.connect(tmp)
+    db.execute("PRAGMA journal_mode=OFF")
+    db.execute("PRAGMA synchronous=OFF")
+    return db
+
+
 def _update(
     path: Path, repo: Path, old: str, head: str, exclude: tuple[str, ...], count: int
 ) -> Index | None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_bytes(path.read_bytes())
-        db = sqlite3.connect(tmp)
+        db = _scratch(tmp)
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         old_limits = [x for x in meta.get("limits", "").split("\n") if x]
         limits = _fill(db, repo, head, old, exclude)
