@@ -45,7 +45,7 @@ _FUZZY = re.compile(r"\{(?![\d,])")
 def line_bound(source: str, flags: int = re.MULTILINE) -> bool:
     """`source` (compiled with `flags`, of which only MULTILINE and DOTALL matter here)
     matches nothing that holds a line break, and no part of it looks past one."""
-    if _FUZZY.search(source):
+    if _FUZZY.search(source) or _nested_class(source):
         return False
     try:
         with warnings.catch_warnings():
@@ -54,6 +54,29 @@ def line_bound(source: str, flags: int = re.MULTILINE) -> bool:
     except Exception:  # any syntax `re` does not share with `regex`
         return False
     return _bound(list(tree), tree.state.flags)
+
+
+def _nested_class(source: str) -> bool:
+    """A `[` inside a character class, or a class that opens with `]`: `regex` reads a
+    nested set there (`[a[^b]]` holds a line break) where `re` reads a character."""
+    inside, at = False, 0
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 2
+            continue
+        if inside:
+            if char == "[":
+                return True
+            inside = char != "]"
+        elif char == "[":
+            inside = True
+            at += 2 if source[at + 1 : at + 2] == "^" else 1
+            if source[at : at + 1] == "]":
+                return True
+            continue
+        at += 1
+    return False
 
 
 def _bound(items: list[Any], flags: int) -> bool:

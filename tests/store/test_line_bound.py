@@ -27,6 +27,8 @@ def _family(pattern: str, keyword: str) -> Detector:
         (r"(?s:token.+)", False),
         (r"token:(?P<secret>\p{L}+)", False),  # syntax of `regex` alone
         (r"token:(?P<secret>[[:alnum:]]+)", False),  # a nested set
+        (r"token:(?P<secret>[a[^b]]+)", False),  # one `re` does not warn of
+        (r"token:(?P<secret>[\w\[]+)", True),
         (r"(?:token){e<=1}", False),  # fuzzy matching
     ],
 )
