@@ -169,9 +169,7 @@ def test_a_repository_git_cannot_answer_for_leaves_the_rule_not_run(
     assert "command_missing (CUR206) skipped: git could not read the manifests of" in run.stderr
 
 
-def test_the_manifests_history_comes_from_the_history_index_pass(
-    tmp_path, make_store, run_curator
-):
+def test_the_manifests_history_comes_from_the_history_index_pass(tmp_path, make_store, run_curator):
     repo = command_repo(tmp_path / "repo")
     # The Makefile moves and changes after the removal: its versions follow the rename.
     subprocess.run(["git", "-C", str(repo), "mv", "Makefile", "build.mk"], check=True)
