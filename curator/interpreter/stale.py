@@ -39,6 +39,29 @@ PROGRESS_COMMITS = 1000  # a build of this many commits takes over a second: say
 def history_index(ctx: Context, rule: Rule) -> Index | None:
     """The index of the context's repository, shared by the run's rules; None when it
     cannot be had now (the rule is then marked skipped: its findings stay open)."""
+    index = shared_index(ctx)
+    if index is None:
+        assert ctx.repo_root is not None
+        repo = ctx.repo_root.resolve()
+        ctx.skipped.add(rule.code)
+        if ctx.deadline is None:
+            from curator.git import unavailable
+
+            why = unavailable().get(str(repo))
+            _note(
+                ctx,
+                f"path and symbol rules skipped: history unavailable for {repo}: {why}"
+                if why
+                else f"path and symbol rules skipped: {repo} has no git history to show what "
+                "it had and lost (not a git repository, or no commits)",
+            )
+    return index
+
+
+def shared_index(ctx: Context) -> Index | None:
+    """The index of the context's repository, opened (or built) once a run for every rule
+    that reads history; None when it cannot be had now. A rule that can do without it
+    (the manifests' own `git log`) asks here and skips nothing."""
     from curator.findings.onlooker import cache_dir
     from curator.repo.history import open_index
 
@@ -60,21 +83,7 @@ def history_index(ctx: Context, rule: Rule) -> Index | None:
             for limit in index.limits:
                 _note(ctx, f"history of {repo}: {limit}")
         ctx.shared[key] = index
-    index = ctx.shared[key]
-    if index is None:
-        ctx.skipped.add(rule.code)
-        if ctx.deadline is None:
-            from curator.git import unavailable
-
-            why = unavailable().get(str(repo))
-            _note(
-                ctx,
-                f"path and symbol rules skipped: history unavailable for {repo}: {why}"
-                if why
-                else f"path and symbol rules skipped: {repo} has no git history to show what "
-                "it had and lost (not a git repository, or no commits)",
-            )
-    return index  # type: ignore[no-any-return]
+    return ctx.shared[key]  # type: ignore[no-any-return]
 
 
 # The params every stale-reference check (paths, symbols) takes: how narration,

@@ -7,6 +7,9 @@ execute) under curator's cache folder, keyed by HEAD:
 - paths: `git log --name-status -M` over all commits, plus the first-parent pass with
   merge diffs (a path that left in a merge has no delete event otherwise); for each path
   the newest event (added, deleted, renamed to) and its commit;
+- versions: from that first-parent pass, every commit of the mainline that changed a
+  file (a rename is the old path gone and the new one written), in order: the manifests'
+  history (`repo.manifests`) is read from it, not from a `git log` of its own;
 - identifiers: `git log -p --unified=0`, tokenizing only removed lines; for each token
   the newest commit that removed it and the file it was in, and for a name a removed
   line defined, the newest commit and file of such a definition. Never one `git log -S` per
@@ -35,7 +38,7 @@ from typing import IO
 from curator.git import bound, git_ok, git_output, stream
 from curator.hashing import sha256_text
 
-VERSION = "3"
+VERSION = "4"
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 # A removed line that defines a name (def, class, function, const, an assignment, a
 # method, a key): evidence that the repository's own code had it, not only called it.
@@ -200,6 +203,27 @@ class Index:
                                      def_path)  # fmt: skip
         return out
 
+    def versions(self, wanted: Callable[[str], bool]) -> dict[str, list[tuple[Commit, bool]]]:
+        """Every mainline version of each path `wanted` accepts, oldest first: (commit,
+        deleted). Merges count as one change against the first parent, as
+        `git log --first-parent --diff-merges=first-parent` shows them."""
+        paths = [p for (p,) in self.db.execute("SELECT DISTINCT path FROM versions") if wanted(p)]
+        found: dict[str, list[tuple[Commit, bool]]] = {}
+        newest: dict[str, int] = {}
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT path, commit_id, gone, seq FROM versions WHERE path IN ({marks})"
+                " ORDER BY seq",
+                chunk,
+            )
+            for path, cid, gone, seq in rows:
+                found.setdefault(path, []).append((self._commit(cid), bool(gone)))
+                newest[path] = seq
+        # In the order `git log` first shows them: the most recently changed path first.
+        return {p: found[p] for p in sorted(found, key=lambda p: -newest[p])}
+
     def counts(self) -> tuple[int, int, int]:
         """(commits, paths, removed identifiers) the index holds."""
         tables = ("commits", "paths", "tokens")
@@ -208,8 +232,37 @@ class Index:
         )
 
     def close(self) -> None:
+        for key, index in list(_OPEN.items()):
+            if index is self:
+                del _OPEN[key]
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
+
+    def _added(self, sha: str) -> dict[str, set[str]] | None:
+        """What `added_tokens` read for `sha` in an earlier run, if it did."""
+        try:
+            if self.db.execute("SELECT 1 FROM added_read WHERE sha=?", (sha,)).fetchone() is None:
+                return None
+            found: dict[str, set[str]] = {}
+            for file, token in self.db.execute("SELECT file, token FROM added WHERE sha=?", (sha,)):
+                found.setdefault(file, set()).add(token)
+            return found
+        except sqlite3.Error:
+            return None
+
+    def _keep_added(self, sha: str, found: dict[str, set[str]]) -> None:
+        """Remember what a commit added (a commit's diff never changes): a warm run asks
+        git nothing. Best effort: a locked or replaced file only loses the shortcut."""
+        rows = [(sha, file, token) for file, tokens in found.items() for token in tokens]
+        with contextlib.suppress(sqlite3.Error):
+            self.db.executemany("INSERT INTO added VALUES (?, ?, ?)", rows)
+            self.db.execute("INSERT OR IGNORE INTO added_read VALUES (?)", (sha,))
+            self.db.commit()
+
+
+# The index each repository has open in this process: `added_tokens` keeps its answers
+# there.
+_OPEN: dict[str, Index] = {}
 
 
 def head_of(repo: Path) -> str | None:
@@ -251,6 +304,7 @@ def open_index(
     index = _open_current(path, repo, head, max_update_commits, exclude)
     if index is not None:
         index.stats.seconds = time.monotonic() - started
+        _OPEN[str(repo)] = index
         return index
     if not allow_build and (
         max_update_commits is None or _count_commits(repo, head) > max_update_commits
@@ -262,6 +316,7 @@ def open_index(
     _discard(path.with_suffix(".building"))  # a background build's claim, when it was one
     if built is not None:
         built.stats.seconds = time.monotonic() - started
+        _OPEN[str(repo)] = built
     return built
 
 
@@ -341,6 +396,11 @@ CREATE TABLE paths(path TEXT PRIMARY KEY, name TEXT, event TEXT, commit_id INTEG
 CREATE INDEX paths_name ON paths(name);
 CREATE TABLE tokens(token TEXT PRIMARY KEY, commit_id INTEGER, file_id INTEGER) WITHOUT ROWID;
 CREATE TABLE defined(token TEXT PRIMARY KEY, commit_id INTEGER, file_id INTEGER) WITHOUT ROWID;
+CREATE TABLE versions(seq INTEGER PRIMARY KEY, path TEXT, commit_id INTEGER, gone INTEGER);
+CREATE INDEX versions_path ON versions(path);
+CREATE TABLE added(sha TEXT, file TEXT, token TEXT);
+CREATE INDEX added_sha ON added(sha);
+CREATE TABLE added_read(sha TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
 
@@ -350,7 +410,7 @@ def build(repo: Path, path: Path, head: str, exclude: tuple[str, ...]) -> Index 
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     _discard(tmp)
     try:
-        db = sqlite3.connect(tmp)
+        db = _scratch(tmp)
         db.executescript(SCHEMA)
         limits = _fill(db, repo, head, None, exclude)
         _set_meta(db, repo, head, limits)
@@ -365,13 +425,22 @@ def build(repo: Path, path: Path, head: str, exclude: tuple[str, ...]) -> Index 
     return Index(db, head, tuple(limits), BuildStats(commits=int(count), mode="built"))
 
 
+def _scratch(tmp: Path) -> sqlite3.Connection:
+    """A connection to a file being built: no journal, no fsync. It only becomes the
+    index by `os.replace` once complete; one cut short is discarded."""
+    db = sqlite3.connect(tmp)
+    db.execute("PRAGMA journal_mode=OFF")
+    db.execute("PRAGMA synchronous=OFF")
+    return db
+
+
 def _update(
     path: Path, repo: Path, old: str, head: str, exclude: tuple[str, ...], count: int
 ) -> Index | None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_bytes(path.read_bytes())
-        db = sqlite3.connect(tmp)
+        db = _scratch(tmp)
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         old_limits = [x for x in meta.get("limits", "").split("\n") if x]
         limits = _fill(db, repo, head, old, exclude)
@@ -410,18 +479,12 @@ def _fill(
     spec = f"{since}..{head}" if since else head
     commits = _Commits(db)
     renames = ["-M100%"] if partial else ["-M"]
-    name_status = [
-        "log",
-        "--format=" + _HEADER,
-        "-z",
-        "--name-status",
-        *renames,
-        "--diff-filter=ADR",
-    ]
+    name_status = ["log", "--format=" + _HEADER, "-z", "--name-status", *renames]
     # git does the work; run the three passes at once and read the small ones in threads.
+    # The first-parent pass keeps every change (no --diff-filter): it is also the versions.
     first_parent = ["--first-parent", "--diff-merges=first-parent"]
     collected = [
-        _Collected(repo, name_status, [spec], deadline),
+        _Collected(repo, [*name_status, "--diff-filter=ADR"], [spec], deadline),
         _Collected(repo, [*name_status, *first_parent], [spec], deadline),
     ]
     tokens: dict[bytes, tuple[int, str]] = {}
@@ -441,14 +504,16 @@ def _fill(
             raise Unanswered(stderr.decode("utf-8", "replace"))
         limits.extend(_limits_from(stderr))
     events: dict[str, tuple[int, str, int, str | None]] = {}  # path -> (time, event, cid, target)
-    for run in collected:
+    versions: list[tuple[str, int, bool]] = []  # (path, cid, deleted), newest first
+    for run, kept in zip(collected, (None, versions), strict=True):
         out, stderr = run.result()
         if _KILLED in stderr:
             raise Unanswered(stderr.decode("utf-8", "replace"))
-        _path_events(out, commits.id, events)
+        _path_events(out, commits.id, events, kept)
         limits.extend(_limits_from(stderr))
     commits.save()
     _store_paths(db, events)
+    _store_versions(db, versions)
     _store_tokens(db, tokens)
     _store_defined(db, defined)
     return list(dict.fromkeys(limits))
@@ -625,8 +690,11 @@ def _path_events(
     data: bytes,
     commit_id: Callable[[str, int, str], int],
     events: dict[str, tuple[int, str, int, str | None]],
+    versions: list[tuple[str, int, bool]] | None = None,
 ) -> None:
-    """Parse `--name-status -z` output: \\x01header\\0\\n then STATUS\\0path[\\0path]\\0..."""
+    """Parse `--name-status -z` output: \\x01header\\0\\n then STATUS\\0path[\\0path]\\0...
+    The events of additions, deletions and renames; with `versions`, every change too
+    (path, commit id, deleted), in output order."""
     for block in data.split(b"\x01")[1:]:
         header, _, rest = block.partition(b"\0")
         sha, ctime, subject = _header(header)
@@ -639,13 +707,22 @@ def _path_events(
                 i += 1
                 continue
             kind = chr(status[0])
-            if kind == "R" and i + 2 < len(fields):
+            if kind in "RC" and i + 2 < len(fields):
                 old, new = _decode(fields[i + 1]), _decode(fields[i + 2])
-                _note(events, old, (ctime, "R", cid, new))
+                if kind == "R":
+                    _note(events, old, (ctime, "R", cid, new))
+                    if versions is not None:
+                        versions.append((old, cid, True))
                 _note(events, new, (ctime, "A", cid, None))
+                if versions is not None:
+                    versions.append((new, cid, False))
                 i += 3
-            elif kind in "AD" and i + 1 < len(fields):
-                _note(events, _decode(fields[i + 1]), (ctime, kind, cid, None))
+            elif kind in "ADMT" and i + 1 < len(fields):
+                path = _decode(fields[i + 1])
+                if kind in "AD":
+                    _note(events, path, (ctime, kind, cid, None))
+                if versions is not None:
+                    versions.append((path, cid, kind == "D"))
                 i += 2
             else:
                 i += 1
@@ -691,6 +768,17 @@ def _store_paths(
         if existing.get(path) is None or ctime >= existing[path]
     ]
     db.executemany("INSERT OR REPLACE INTO paths VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def _store_versions(db: sqlite3.Connection, versions: list[tuple[str, int, bool]]) -> None:
+    """Append a pass's versions (newest first) after what the index holds: a larger `seq`
+    is a newer version."""
+    base = int(db.execute("SELECT coalesce(max(seq), 0) FROM versions").fetchone()[0]) + 1
+    top = base + len(versions) - 1
+    db.executemany(
+        "INSERT INTO versions VALUES (?, ?, ?, ?)",
+        ((top - i, path, cid, int(gone)) for i, (path, cid, gone) in enumerate(versions)),
+    )
 
 
 def _excluded(globs: tuple[str, ...]) -> Callable[[str], bool]:
@@ -814,7 +902,12 @@ def added_tokens(repo: Path, sha: str) -> dict[str, set[str]]:
     """Names commit `sha` defined on the lines it added, by file (where a removed name may
     have gone: a rename). Only definitions (def, class, function, an assignment, ...), so
     a dictionary key or a word in a string is never offered as the new name. One `git
-    show`; empty when git cannot say."""
+    show`, kept in the repository's open index for the next run; empty when git cannot
+    say."""
+    index = _OPEN.get(str(Path(repo).resolve()))
+    known = index._added(sha) if index is not None else None
+    if known is not None:
+        return known
     out = git_output(
         repo, "show", "--format=", "--unified=0", "--no-color", "--no-ext-diff", "-M", sha,
         timeout=30,
@@ -834,4 +927,6 @@ def added_tokens(repo: Path, sha: str) -> dict[str, set[str]]:
             file = _decode(target[2:] if target[:2] == b"b/" else target)
         elif line.startswith(b"+") and len(line) <= MAX_LINE:
             added.append(b"-" + line[1:])  # the definition pattern reads removed lines
+    if index is not None and out is not None:
+        index._keep_added(sha, found)
     return found

@@ -6,11 +6,12 @@ a pyproject script, a tox environment, a nox session, a Taskfile task. Which fil
 are which manifest is data (the rule's `manifests`); how each format names its targets
 is here.
 
-Stale means "was here, is gone", as for paths: one `git log --name-status` over the
-manifest files lists every version of each along the first-parent line (a branch's
-change arrives with its merge), one `git cat-file --batch` reads them all, and
-consecutive versions of a file say which targets each commit removed and added. A
-removed target whose recipe the same commit gave to an added target was renamed.
+Stale means "was here, is gone", as for paths: the history index's first-parent pass
+(`Index.versions`; without an index, one `git log --name-status` of its own) lists every
+version of each manifest file along the first-parent line (a branch's change arrives
+with its merge), one `git cat-file --batch` reads them all, and consecutive versions of
+a file say which targets each commit removed and added. A removed target whose recipe
+the same commit gave to an added target was renamed.
 """
 
 from __future__ import annotations
@@ -19,12 +20,17 @@ import fnmatch
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from curator.git import git_output
 from curator.repo.history import Commit
+
+if TYPE_CHECKING:
+    from curator.repo.history import Index
 
 TIMEOUT_SECONDS = 60.0
 _HEADER = "\x01"
@@ -94,9 +100,12 @@ def read(
     max_versions: int,
     wanted: Iterable[tuple[str, str]] = (),
     timeout: float = TIMEOUT_SECONDS,
+    index: Callable[[], Index | None] | None = None,
 ) -> Manifests | None:
     """The repository's manifests today and through history; None when git cannot say.
-    History is read only when one of the `wanted` (kind, target) pairs is missing today."""
+    History is read only when one of the `wanted` (kind, target) pairs is missing today:
+    from the repository's history index (`index()`, current with HEAD) when there is one
+    without limits, else with a `git log` of its own."""
     kind_of = _classifier(manifests)
     head_files = git_output(repo, "ls-tree", "-r", "-z", "--name-only", "HEAD", timeout=timeout)
     if head_files is None:
@@ -121,24 +130,15 @@ def read(
             out.present.setdefault(kind, set()).update(_make_words(blobs.get(f"HEAD:{path}", "")))
     if all(out.defines(kind, target) for kind, target in wanted):
         return out  # nothing is missing: history has nothing to say
-    # No pathspec: git's glob pathspecs cost 20x the plain log; names are filtered here.
-    log = git_output(
-        repo,
-        "-c",
-        "core.quotePath=false",
-        "log",
-        f"--format={_HEADER}%H%x1f%ct%x1f%s",
-        "--name-status",
-        "--no-renames",
-        # The mainline's states, merges diffed against it: consecutive versions of a file
-        # are then true neighbours, not two branches' interleaved commits.
-        "--first-parent",
-        "--diff-merges=first-parent",
-        timeout=timeout,
-    )
-    if log is None:
-        return None
-    versions = _versions(_text(log), kind_of)  # path -> [(commit, deleted)], oldest first
+    indexed = index() if index is not None else None
+    if indexed is not None and not indexed.limits:
+        found_in = indexed.versions(lambda path: kind_of(path) is not None)
+        versions = {_readable(p): v for p, v in found_in.items()}
+    else:
+        logged = _logged_versions(repo, kind_of, timeout)
+        if logged is None:
+            return None
+        versions = logged
     total = sum(len(v) for v in versions.values())
     if total > max_versions:
         out.limits.append(f"{total} manifest versions, over max_manifest_versions ({max_versions})")
@@ -185,6 +185,28 @@ def read(
     return out
 
 
+def _logged_versions(
+    repo: Path, kind_of: _Kind, timeout: float
+) -> dict[str, list[tuple[Commit, bool]]] | None:
+    """path -> [(commit, deleted)], oldest first, from a `git log` of its own."""
+    # No pathspec: git's glob pathspecs cost 20x the plain log; names are filtered here.
+    log = git_output(
+        repo,
+        "-c",
+        "core.quotePath=false",
+        "log",
+        f"--format={_HEADER}%H%x1f%ct%x1f%s",
+        "--name-status",
+        "--no-renames",
+        # The mainline's states, merges diffed against it: consecutive versions of a file
+        # are then true neighbours, not two branches' interleaved commits.
+        "--first-parent",
+        "--diff-merges=first-parent",
+        timeout=timeout,
+    )
+    return None if log is None else _versions(_text(log), kind_of)
+
+
 def _classifier(manifests: dict[str, list[str]]) -> _Kind:
     return _Kind(tuple((k, tuple(globs)) for k, globs in manifests.items()))
 
@@ -196,11 +218,34 @@ class _Kind:
     def __call__(self, path: str) -> str | None:
         if "node_modules/" in path or path.startswith("node_modules"):
             return None
-        name = path.rsplit("/", 1)[-1]
-        for kind, globs in self.globs:
-            if any(fnmatch.fnmatchcase(name, g) for g in globs):
-                return kind
-        return None
+        return _kind_of_name(self.globs, path.rsplit("/", 1)[-1])
+
+
+@lru_cache(maxsize=65536)
+def _kind_of_name(globs: tuple[tuple[str, tuple[str, ...]], ...], name: str) -> str | None:
+    """The first kind one of whose globs matches the file name (`fnmatchcase`): names
+    repeat over a tree and its history, so each is matched once."""
+    for kind, pattern in _compiled(globs):
+        if pattern.match(name):
+            return kind
+    return None
+
+
+@lru_cache(maxsize=16)
+def _compiled(
+    globs: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each kind's globs as one regex, as `fnmatch.fnmatchcase` compiles each."""
+    return tuple(
+        (kind, re.compile("|".join(fnmatch.translate(g) for g in patterns)))
+        for kind, patterns in globs
+        if patterns
+    )
+
+
+def _readable(path: str) -> str:
+    """A path as the `git log` read here decodes it (bytes that are not UTF-8 replaced)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _versions(log: str, kind_of: _Kind) -> dict[str, list[tuple[Commit, bool]]]:

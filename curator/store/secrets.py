@@ -41,6 +41,14 @@ class Shape(NamedTuple):
         # Compiled on first use: most runs never meet most shapes' keywords.
         return _compile(self.source)
 
+    @property
+    def line_bound(self) -> bool:
+        """A match never holds or looks past a line break: tried at a keyword, it can stop
+        at that line's end (see line_bound)."""
+        from curator.store.line_bound import line_bound
+
+        return line_bound(self.source)
+
 
 class Family(NamedTuple):
     """One rule's shapes and the tests a matched value must pass."""
@@ -203,7 +211,12 @@ def find_secrets(text: str, detector: Detector) -> list[Secret]:
         # are not offsets in `text`, and the whole text is searched instead.
         if family.at_keywords and present and len(haystack) == len(text):
             starts = _anchors(text, _positions(haystack, present))
-            matches = [m for at in starts if (m := _match(shape.pattern, text, at))]
+            bounded = shape.line_bound
+            matches = [
+                m
+                for at in starts
+                if (m := _match(shape.pattern, text, at, _line_end(text, at) if bounded else None))
+            ]
         else:
             matches = _matches(shape.pattern, text)
         rank = FAMILIES.index(family.name) if family.name in FAMILIES else len(FAMILIES)
@@ -257,9 +270,14 @@ def _anchors(text: str, positions: list[int]) -> list[int]:
     return sorted(starts)
 
 
-def _match(pattern: Any, text: str, at: int) -> Any:
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end == -1 else end
+
+
+def _match(pattern: Any, text: str, at: int, end: int | None) -> Any:
     try:
-        return pattern.match(text, at, timeout=TIMEOUT_SECONDS)
+        return pattern.match(text, at, end, timeout=TIMEOUT_SECONDS)
     except TimeoutError:
         raise ScanTimeout(pattern.pattern) from None
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from curator.repo.history import open_index
+from tests.conftest import lint_json, memory
 from tests.helpers.history_repo import commit, git
 
 EXCLUDE = ("*.md",)
@@ -237,3 +239,25 @@ def test_a_delete_in_the_same_second_as_the_indexed_add_wins_on_update(tmp_path:
     assert index is not None and index.stats.mode == "updated"
     fate = index.fate("tmp.py", present_in(root.resolve()))
     assert fate is not None and (fate.event, fate.commit.subject) == ("deleted", "drop it")
+
+
+def test_what_a_commit_added_is_asked_of_git_once(tmp_path: Path, make_store, run_curator) -> None:
+    root = tmp_path / "repo"
+    commit(root, "init", "2026-01-10", files={"src/billing.py": "class FlushQueue: ...\n"})
+    commit(root, "queue rewrite", "2026-05-11", files={"src/billing.py": "class DrainQueue: ...\n"})
+    calls, wrapper = tmp_path / "git-calls.txt", tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True)
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {real.stdout.strip()} "$@"\n')
+    wrapper.chmod(0o755)
+    env = {"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
+    store = make_store({"project_code.md": memory("- `FlushQueue()` drains it\n")})
+    messages, shows = [], []
+    for _ in range(2):
+        run = lint_json(run_curator, store, "CUR202", "--repo-root", str(root.resolve()), env=env)
+        messages.append([d["message"] for d in run.json()])
+        shows.append(sum(" show " in f" {c} " for c in calls.read_text().splitlines()))
+        calls.unlink()
+    assert "renamed to 'DrainQueue'?" in messages[0][0]
+    assert messages[1] == messages[0]
+    assert shows == [1, 0]  # the second run reads it from the index

@@ -102,7 +102,12 @@ def _examine(rule: Rule, ctx: Context) -> list[Hit] | None:
     if ctx.deadline is not None:
         timeout = max(0.05, min(timeout, ctx.deadline - time.monotonic()))
     known = manifests.read(
-        repo, rule.params["manifests"], rule.params["max_manifest_versions"], wanted, timeout
+        repo,
+        rule.params["manifests"],
+        rule.params["max_manifest_versions"],
+        wanted,
+        timeout,
+        index=lambda: stale.shared_index(ctx),  # history: its first-parent pass's versions
     )
     if known is None:
         ctx.skipped.add(rule.code)  # git could not answer (in time): findings stay open

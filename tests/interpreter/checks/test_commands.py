@@ -167,3 +167,26 @@ def test_a_repository_git_cannot_answer_for_leaves_the_rule_not_run(
         "No findings, but not every selected rule ran: CUR206 (the notes on stderr say why).\n",
     )
     assert "command_missing (CUR206) skipped: git could not read the manifests of" in run.stderr
+
+
+def test_the_manifests_history_comes_from_the_history_index_pass(tmp_path, make_store, run_curator):
+    repo = command_repo(tmp_path / "repo")
+    # The Makefile moves and changes after the removal: its versions follow the rename.
+    subprocess.run(["git", "-C", str(repo), "mv", "Makefile", "build.mk"], check=True)
+    commit(repo, "make: one file", "2026-04-02", files={"build.mk": MAKE_V2 + "lint:\n\truff\n"})
+    # Every git call the lint makes, through a `git` that writes its arguments down.
+    calls, wrapper = tmp_path / "git-calls.txt", tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True)
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {real.stdout.strip()} "$@"\n')
+    wrapper.chmod(0o755)
+    env = {"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
+    body = "Run `make setup`, `make clean` and `make lint`; the old `src/gone.py` is gone.\n"
+    store = make_store({"project_build.md": memory(body)})
+    args = ("--repo-root", str(repo), "--today", "2026-06-01")
+    run = lint_json(run_curator, store, "CUR201,CUR206", *args, env=env)
+    got = [(d["detail"]["target"], d["detail"]["file_was"], d["message"]) for d in run.json()]
+    assert [g[:2] for g in got] == [("setup", "Makefile"), ("clean", "Makefile")], run.stderr
+    assert all('"build: one entry point"' in message for _, _, message in got)
+    logs = [c for c in calls.read_text().splitlines() if " log " in f" {c} "]
+    assert len([c for c in logs if "--first-parent" in c]) == 1, logs  # the index's pass
