@@ -12,6 +12,8 @@ sweep's requests count against the same bound), so no memory's text is sent more
 than that. A pair the greedy left uncovered is then added to a group that holds one of
 its memories and has a place left, when the other memory may still join one. Requests
 come out in order, most promising first, so a budget cut keeps the best of them.
+`fill_groups` then gives a group's places left to memories with a request to spare,
+linked to its members, and drops a group another one asks all of.
 """
 
 from __future__ import annotations
