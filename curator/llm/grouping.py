@@ -165,29 +165,6 @@ def _repair(
             break
 
 
-def plan_named(
-    named: list[Candidate],
-    groups: list[Group],
-    group_size: int,
-    max_groups_per_memory: int,
-    room: Mapping[str, int] | None = None,
-    max_chars: int = 0,
-    chars: Mapping[str, int] | None = None,
-) -> list[Group]:
-    """Requests for the pairs that name the same rare thing and no group of `groups`
-    covers yet, grown from those pairs alone; a memory joins at most
-    `max_groups_per_memory` of them (0: none), and no more than `room` allows. The
-    groups already planned are left as they are, so what they cover stays covered."""
-    if max_groups_per_memory <= 0 or not named:
-        return []
-    covered: set[tuple[str, str]] = set()
-    for group in groups:
-        rels = [m.rel for m in group.members]
-        covered.update(_key(a, b) for i, a in enumerate(rels) for b in rels[i + 1 :])
-    rest = [c for c in named if _key(c.a.rel, c.b.rel) not in covered]
-    return plan_groups(rest, group_size, max_groups_per_memory, room, max_chars, chars)
-
-
 def _grow(
     members: list[str],
     size: int,

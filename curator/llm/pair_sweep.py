@@ -7,7 +7,6 @@ one sweep per run (memoized on the context), so selecting both costs one set of 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +15,7 @@ from curator import templates
 from curator.hashing import sha256_text
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
-from curator.llm.grouping import Group, fill_groups, plan_groups, plan_named
+from curator.llm.grouping import Group, fill_groups, plan_groups
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.llm.similarity import Candidate, Candidates, CandidateStats, candidates
@@ -28,7 +27,6 @@ PARAMS: dict[str, Any] = {
     "group_size": 20,
     "max_group_chars": 30000,
     "max_groups_per_memory": 3,
-    "named_groups_per_memory": 1,
     "verdict": "contradict",
     "max_body_chars": 3000,
     "system_prompt": "",
@@ -112,22 +110,21 @@ def plan(
     group_size: int = 0,
     taken: Mapping[str, int] | None = None,
 ) -> list[Group]:
-    """The sweep's requests: topical groups, then groups for the pairs that name the same
-    rare thing and no topical group covers. A memory is in at most
-    `max_groups_per_memory` of them, less the requests `taken` counts for it (the index
-    sweep's)."""
+    """The sweep's requests: groups over the topical candidates and the pairs that name
+    the same rare thing, ranked together by their score, then filled. A memory is in at
+    most `max_groups_per_memory` of them, less the requests `taken` counts for it (the
+    index sweep's)."""
     size = group_size or int(params["group_size"])
     most = int(params["max_groups_per_memory"])
     room = {rel: most - n for rel, n in (taken or {}).items()}
     budget, limit = int(params["max_group_chars"]), int(params["max_body_chars"])
-    chars = {m.rel: _chars(m, limit) for m in _members(found.ranked + found.named)}
-    groups = plan_groups(found.ranked, size, most, room, budget, chars)
-    joined = Counter(m.rel for g in groups for m in g.members)
-    left = {m.rel: room.get(m.rel, most) - joined[m.rel] for m in _members(found.named)}
-    extra = int(params["named_groups_per_memory"])
-    groups += plan_named(found.named, groups, size, extra, left, budget, chars)
-    every = {m.rel: room.get(m.rel, most) for m in _members(found.ranked + found.named)}
-    return fill_groups(groups, found.ranked + found.named, size, every, budget, chars)
+    topical = {frozenset((c.a.rel, c.b.rel)) for c in found.ranked}
+    named = [c for c in found.named if frozenset((c.a.rel, c.b.rel)) not in topical]
+    pairs = sorted(found.ranked + named, key=lambda c: -c.score)  # stable: ties keep order
+    chars = {m.rel: _chars(m, limit) for m in _members(pairs)}
+    groups = plan_groups(pairs, size, most, room, budget, chars)
+    every = {m.rel: room.get(m.rel, most) for m in _members(pairs)}
+    return fill_groups(groups, pairs, size, every, budget, chars)
 
 
 def _chars(memory: Memory, limit: int) -> int:
