@@ -12,6 +12,13 @@ what `../shared/corpus/review/pairs_reached.py` reads: OUT_DIR/req-<store>.jsonl
 string a line: the request's system and message text, lowercased, whitespace collapsed),
 OUT_DIR/memories ("<store> <memory count>") and OUT_DIR/repos (a link to --repos). Never
 talks to a real API: the only base URL is the stand-in's.
+
+Then prints how many requests each memory was in, store by store and over all stores: the
+most, and how many memories were in 0, 1, 2, ... requests. A memory is in a request when
+the request holds its text: its block (`file="<its store path>"`, as every prompt quotes
+a memory) or the first 200 characters of its body. `MEMORY.md` is not a memory here (every
+index request holds some of it). `--count-only` prints these figures from the logs
+already in OUT_DIR without running anything.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -91,6 +99,29 @@ def serve(log: Log) -> ThreadingHTTPServer:
     return server
 
 
+def requests_per_memory(store: Path, lines: list[str]) -> dict[str, int]:
+    """For each memory of the store, the number of logged requests that hold its text."""
+    from curator.store.reading import read_store
+
+    texts = [json.loads(line) for line in lines]
+    counts = {}
+    for memory in read_store(store).memories:
+        needle = f'file="{memory.rel}"'.lower()
+        head = " ".join(memory.body().lower().split())[:200]
+        counts[memory.rel] = sum(1 for t in texts if needle in t or (len(head) >= 60 and head in t))
+    return counts
+
+
+def spread(counts: dict[str, int]) -> str:
+    """`most 3; 0:12 1:40 2:7 3:1`: the most requests a memory was in, then how many
+    memories were in each number of requests."""
+    if not counts:
+        return "no memories"
+    by_number = Counter(counts.values())
+    shown = " ".join(f"{k}:{by_number[k]}" for k in sorted(by_number))
+    return f"most {max(counts.values())}; {shown}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", type=Path)
@@ -100,6 +131,7 @@ def main() -> int:
     parser.add_argument("--select", default="CUR401,CUR402,CUR404")
     parser.add_argument("--today", default="2026-12-02")
     parser.add_argument("--stores", nargs="*", default=[])
+    parser.add_argument("--count-only", action="store_true")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     link = args.out / "repos"
@@ -107,12 +139,24 @@ def main() -> int:
         link.symlink_to(args.repos.resolve())
     rows = [r.split("\t") for r in args.index.read_text(encoding="utf-8").splitlines()[1:]]
     counts = []
+    every: dict[str, int] = {}
+    total = 0
     for row in rows:
         folder, memory_path, kind = row[0], row[3], row[4]
         if kind != "claude-typed" or (args.stores and folder[:2] not in args.stores):
             continue
         repo = args.repos / folder
         if not (repo / ".git").exists():
+            continue
+        store = folder[:2]
+        if args.count_only:
+            logged = args.out / f"req-{store}.jsonl"
+            if logged.exists():
+                lines = logged.read_text(encoding="utf-8").splitlines()
+                per = requests_per_memory(repo / memory_path, lines)
+                every.update({f"{store}:{k}": v for k, v in per.items()})
+                total += len(lines)
+                print(f"{folder}: {len(lines)} requests; a memory in {spread(per)}")
             continue
         log = Log()
         server = serve(log)
@@ -140,7 +184,6 @@ def main() -> int:
             )
         server.shutdown()
         server.server_close()
-        store = folder[:2]
         (args.out / f"req-{store}.jsonl").write_text(
             "".join(line + "\n" for line in log.lines), encoding="utf-8"
         )
@@ -150,10 +193,18 @@ def main() -> int:
             if p.name != "MEMORY.md" and ".git" not in p.parts
         )
         counts.append(f"{store} {memories}")
-        print(f"{folder}: {len(log.lines)} requests, {memories} memories, rc {run.returncode}")
+        per = requests_per_memory(repo / memory_path, log.lines)
+        every.update({f"{store}:{k}": v for k, v in per.items()})
+        total += len(log.lines)
+        print(
+            f"{folder}: {len(log.lines)} requests, {memories} memories, rc {run.returncode}; "
+            f"a memory in {spread(per)}"
+        )
         if run.returncode not in (0, 1):
             print(run.stderr[-2000:], file=sys.stderr)
-    (args.out / "memories").write_text("".join(c + "\n" for c in counts), encoding="utf-8")
+    if not args.count_only:
+        (args.out / "memories").write_text("".join(c + "\n" for c in counts), encoding="utf-8")
+    print(f"all stores: {total} requests, {len(every)} memories; a memory in {spread(every)}")
     return 0
 
 

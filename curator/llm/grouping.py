@@ -7,14 +7,19 @@ Groups are grown greedily: start from the best candidate pair no request covers 
 then add, one at a time, the memory with the most uncovered candidate weight to the
 members so far, until the group is full or nothing links to it. Every candidate pair
 inside it is then covered; the next group starts from the best pair left. A memory
-joins at most `max_groups_per_memory` groups, so no memory's text is sent more often
-than that. Requests come out in order, most promising first, so a budget cut keeps the
-best of them.
+joins at most `max_groups_per_memory` groups (fewer when `room` says so: the index
+sweep's requests count against the same bound), so no memory's text is sent more often
+than that. A pair the greedy left uncovered is then added to a group that holds one of
+its memories and has a place left, when the other memory may still join one. Requests
+come out in order, most promising first, so a budget cut keeps the best of them.
+`fill_groups` then gives a group's places left to memories with a request to spare,
+linked to its members, and drops a group another one asks all of.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from curator.llm.similarity import Candidate
@@ -39,12 +44,22 @@ class Group:
 
 
 def plan_groups(
-    ranked: list[Candidate], group_size: int, max_groups_per_memory: int = 0
+    ranked: list[Candidate],
+    group_size: int,
+    max_groups_per_memory: int = 0,
+    room: Mapping[str, int] | None = None,
+    max_chars: int = 0,
+    chars: Mapping[str, int] | None = None,
 ) -> list[Group]:
     """Every request the sweep could make, most promising first. `max_groups_per_memory`
-    0 means no cap."""
+    0 means no cap; `room` lowers it for the memories it names (0: in no group). With
+    `max_chars`, a group's memories hold at most that much text (`chars` of each, as the
+    prompt shows it), whatever their number."""
     size = max(2, group_size)
-    cap = max_groups_per_memory if max_groups_per_memory > 0 else len(ranked) + 1
+    fits = _Fits(max_chars, chars or {})
+    most = max_groups_per_memory if max_groups_per_memory > 0 else len(ranked) + 1
+    caps: dict[str, int] = defaultdict(lambda: most)
+    caps.update({rel: min(most, max(0, n)) for rel, n in (room or {}).items()})
     memory: dict[str, Memory] = {}
     links: dict[str, dict[str, float]] = defaultdict(dict)
     for c in ranked:
@@ -52,38 +67,102 @@ def plan_groups(
         links[c.a.rel][c.b.rel] = links[c.b.rel][c.a.rel] = c.score
     open_pairs = {_key(c.a.rel, c.b.rel) for c in ranked}
     joined: dict[str, int] = defaultdict(int)
-    groups: list[Group] = []
+    planned: list[tuple[list[str], float]] = []
     for c in ranked:
         if _key(c.a.rel, c.b.rel) not in open_pairs:
             continue
-        if joined[c.a.rel] >= cap or joined[c.b.rel] >= cap:
-            open_pairs.discard(_key(c.a.rel, c.b.rel))  # both ends are spent
-            continue
-        members = _grow([c.a.rel, c.b.rel], size, links, open_pairs, joined, cap)
+        if joined[c.a.rel] >= caps[c.a.rel] or joined[c.b.rel] >= caps[c.b.rel]:
+            continue  # an end is spent: left for the repair below
+        members = _grow([c.a.rel, c.b.rel], size, links, open_pairs, joined, caps, fits)
         for i, a in enumerate(members):
             joined[a] += 1
             for b in members[i + 1 :]:
                 open_pairs.discard(_key(a, b))
-        ordered = tuple(sorted((memory[m] for m in members), key=lambda m: m.rel))
-        groups.append(Group(ordered, c.score))
-    return groups
+        planned.append((members, c.score))
+    _repair(ranked, planned, size, open_pairs, joined, caps, fits)
+    return [
+        Group(tuple(sorted((memory[m] for m in members), key=lambda m: m.rel)), score)
+        for members, score in planned
+    ]
 
 
-def plan_named(
-    named: list[Candidate], groups: list[Group], group_size: int, max_groups_per_memory: int
+def fill_groups(
+    groups: list[Group],
+    pairs: list[Candidate],
+    group_size: int,
+    room: Mapping[str, int],
+    max_chars: int = 0,
+    chars: Mapping[str, int] | None = None,
 ) -> list[Group]:
-    """Requests for the pairs that name the same rare thing and no group of `groups`
-    covers yet, grown from those pairs alone; a memory joins at most
-    `max_groups_per_memory` of them (0: none). The groups already planned are left as
-    they are, so what they cover stays covered."""
-    if max_groups_per_memory <= 0 or not named:
-        return []
-    covered: set[tuple[str, str]] = set()
+    """`groups` with their places left taken by memories that still have a request to
+    spare (`room`, less the groups they are in), the one with the most candidate weight
+    to the members first: a memory's partner is often a neighbour of its neighbours.
+    Nothing is asked in more requests, and what each group covered stays covered."""
+    size = max(2, group_size)
+    fits = _Fits(max_chars, chars or {})
+    links: dict[str, dict[str, float]] = defaultdict(dict)
+    memory: dict[str, Memory] = {}
+    for c in pairs:
+        memory[c.a.rel], memory[c.b.rel] = c.a, c.b
+        links[c.a.rel][c.b.rel] = links[c.b.rel][c.a.rel] = c.score
+    joined: dict[str, int] = defaultdict(int)
     for group in groups:
-        rels = [m.rel for m in group.members]
-        covered.update(_key(a, b) for i, a in enumerate(rels) for b in rels[i + 1 :])
-    rest = [c for c in named if _key(c.a.rel, c.b.rel) not in covered]
-    return plan_groups(rest, group_size, max_groups_per_memory)
+        for member in group.members:
+            joined[member.rel] += 1
+            memory[member.rel] = member
+    filled: list[list[str]] = []
+    for group in groups:
+        members = [m.rel for m in group.members]
+        while len(members) < size:
+            gain: dict[str, float] = defaultdict(float)
+            for m in members:
+                for other, score in links[m].items():
+                    if other not in members and joined[other] < room.get(other, 0):
+                        gain[other] += score
+            fitting = [(g, o) for o, g in gain.items() if fits(members, o)]
+            if not fitting:
+                break
+            _, best = max(fitting)
+            members.append(best)
+            joined[best] += 1
+        filled.append(members)
+    sets = [frozenset(members) for members in filled]
+    out = []
+    for number, (group, members) in enumerate(zip(groups, filled, strict=True)):
+        if sets[number] in sets[:number] or any(sets[number] < other for other in sets):
+            continue  # another request asks all this one would: not asked twice
+        ordered = tuple(sorted((memory[m] for m in members), key=lambda m: m.rel))
+        out.append(Group(ordered, group.score))
+    return out
+
+
+def _repair(
+    ranked: list[Candidate],
+    planned: list[tuple[list[str], float]],
+    size: int,
+    open_pairs: set[tuple[str, str]],
+    joined: dict[str, int],
+    caps: Mapping[str, int],
+    fits: _Fits,
+) -> None:
+    """Cover the pairs left open where a group holds one memory of the pair and has a
+    place left, and the other memory may still join a group; best pairs first."""
+    for c in ranked:
+        if _key(c.a.rel, c.b.rel) not in open_pairs:
+            continue
+        for held, other in ((c.a.rel, c.b.rel), (c.b.rel, c.a.rel)):
+            if joined[other] >= caps[other]:
+                continue
+            home = next(
+                (m for m, _ in planned if held in m and len(m) < size and fits(m, other)), None
+            )
+            if home is None:
+                continue
+            for member in home:
+                open_pairs.discard(_key(member, other))
+            home.append(other)
+            joined[other] += 1
+            break
 
 
 def _grow(
@@ -92,19 +171,39 @@ def _grow(
     links: dict[str, dict[str, float]],
     open_pairs: set[tuple[str, str]],
     joined: dict[str, int],
-    cap: int,
+    caps: Mapping[str, int],
+    fits: _Fits,
 ) -> list[str]:
     """Add the best-linked memory until the group is full or nothing links to it."""
     while len(members) < size:
         gain: dict[str, float] = defaultdict(float)
         for m in members:
             for other, score in links[m].items():
-                if other not in members and joined[other] < cap and _key(m, other) in open_pairs:
+                if (
+                    other not in members
+                    and joined[other] < caps[other]
+                    and _key(m, other) in open_pairs
+                    and fits(members, other)
+                ):
                     gain[other] += score
         if not gain:
             break
         members.append(max(gain.items(), key=lambda item: (item[1], item[0]))[0])
     return members
+
+
+class _Fits:
+    """Whether one more memory keeps a group's text within `max_chars` (0: no bound);
+    the first pair of a group always fits."""
+
+    def __init__(self, max_chars: int, chars: Mapping[str, int]) -> None:
+        self.max_chars, self.chars = max_chars, chars
+
+    def __call__(self, members: list[str], other: str) -> bool:
+        if self.max_chars <= 0 or len(members) < 2:
+            return True
+        used = sum(self.chars.get(m, 0) for m in members)
+        return used + self.chars.get(other, 0) <= self.max_chars
 
 
 def _key(a: str, b: str) -> tuple[str, str]:

@@ -13,8 +13,13 @@ items are judged:
   A memory is the neighbour of at most `max_sections_per_memory` chunks.
 
 Items are packed into requests of at most `items_per_request` items and
-`max_request_chars` characters of memory text; the verdicts are cached and fail closed
-like the pair sweep's (`curator.llm.asking`).
+`max_request_chars` characters of memory text: hooks in index order, then each section
+into the request that already holds most of its neighbours (or a new one). A memory is
+in at most `max_requests_per_memory` of these requests: a section takes as neighbours
+only memories already in its request or with a request to spare. The pair sweep plans
+its groups around these requests (`planned`), so that a memory's text goes out in at
+most the pair rule's `max_groups_per_memory` requests of a sweep in all. The verdicts
+are cached and fail closed like the pair sweep's (`curator.llm.asking`).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ PARAMS: dict[str, Any] = {
     "min_section_chars": 40,
     "section_neighbours": 3,
     "max_sections_per_memory": 2,
+    "max_requests_per_memory": 1,
     "similarity_rule": "contradiction",
     "max_calls": 50,
     "system_prompt": "",
@@ -68,6 +74,8 @@ class Item:
     lines: list[IndexLine]
     memories: list[Memory]
     columns: dict[int, int] = field(default_factory=dict)  # hook line -> link column
+    # a section's neighbours to choose from, best first (`memories` is the first few)
+    choices: list[Memory] = field(default_factory=list)
 
     def chars(self, limit: int) -> int:
         text = sum(len(x.text) for x in self.lines)
@@ -183,27 +191,27 @@ def section_items(
     # chunks are each other's neighbours too: room for them beside the memories
     wider = {**similarity, "per_memory": int(similarity["per_memory"]) + len(sections)}
     found = candidates([*memories, *sections], wider)
+    named: dict[str, list[Memory]] = {}
+    for section in sections:  # a memory the chunk names by its file comes first
+        text = section.text.casefold()
+        named[section.rel] = [m for m in memories if m.rel.casefold() in text]
+    choices = {rel: list(found) for rel, found in named.items()}
+    for c in found.ranked:  # then the best pairs first
+        a, b = (c.a, c.b) if c.a.rel in by_rel else (c.b, c.a)
+        if a.rel in by_rel and b.rel not in by_rel and b not in choices[a.rel]:
+            choices[a.rel].append(b)
     neighbours: dict[str, list[Memory]] = defaultdict(list)
     used: dict[str, int] = defaultdict(int)
     want, cap = int(params["section_neighbours"]), int(params["max_sections_per_memory"])
-    for section in sections:  # a memory the chunk names by its file comes first
-        text = section.text.casefold()
-        for memory in memories:
-            if len(neighbours[section.rel]) >= want or used[memory.rel] >= cap:
-                continue
-            if memory.rel.casefold() in text:
-                neighbours[section.rel].append(memory)
-                used[memory.rel] += 1
-    for c in found.ranked:  # then the best pairs first
-        a, b = (c.a, c.b) if c.a.rel in by_rel else (c.b, c.a)
-        if a.rel not in by_rel or b.rel in by_rel:
-            continue
-        if len(neighbours[a.rel]) >= want or used[b.rel] >= cap or b in neighbours[a.rel]:
-            continue
-        neighbours[a.rel].append(b)
-        used[b.rel] += 1
+    for first in (named, choices):  # every section's named memories before any other
+        for section in sections:
+            for memory in first[section.rel]:
+                mine = neighbours[section.rel]
+                if len(mine) < want and used[memory.rel] < cap and memory not in mine:
+                    mine.append(memory)
+                    used[memory.rel] += 1
     return [
-        Item(by_rel[s.rel], sorted(neighbours[s.rel], key=lambda m: m.rel))
+        Item(by_rel[s.rel], sorted(neighbours[s.rel], key=lambda m: m.rel), {}, choices[s.rel])
         for s in sections
         if neighbours[s.rel]
     ]
@@ -228,6 +236,90 @@ def pack(items: list[Item], params: dict[str, Any]) -> list[list[Item]]:
     return batches
 
 
+def place(hooks: list[Item], sections: list[Item], params: dict[str, Any]) -> list[list[Item]]:
+    """The sweep's requests: the hooks packed in index order, then each section with its
+    best neighbours, in the request where that costs the fewest new appearances. A memory
+    is in at most `max_requests_per_memory` requests (0: no bound) and the neighbour of at
+    most `max_sections_per_memory` sections."""
+    batches = pack(hooks, params)
+    most, room = int(params["items_per_request"]), int(params["max_request_chars"])
+    limit, want = int(params["max_body_chars"]), int(params["section_neighbours"])
+    bound = int(params["max_requests_per_memory"]) or len(hooks) + len(sections) + 1
+    sections_cap = int(params["max_sections_per_memory"])
+    seen: dict[str, set[int]] = defaultdict(set)  # memory -> the requests it is in
+    for number, batch in enumerate(batches):
+        for item in batch:
+            for m in item.memories:
+                seen[m.rel].add(number)
+    # each section's first picks (`memories`: a memory it names first) hold their place
+    neighbour_of: dict[str, int] = defaultdict(int)
+    for section in sections:
+        for m in section.memories:
+            neighbour_of[m.rel] += 1
+    for section in sections:
+        best: tuple[tuple[float, int], int, list[Memory]] | None = None
+        for number in [*range(len(batches)), len(batches)]:
+            batch = batches[number] if number < len(batches) else []
+            if len(batch) >= most:
+                continue
+            chosen = [
+                m
+                for m in section.choices
+                if (m in section.memories or neighbour_of[m.rel] < sections_cap)
+                and (number in seen[m.rel] or len(seen[m.rel]) < bound)
+            ][:want]
+            item = Item(section.lines, chosen)
+            used = sum(i.chars(limit) for i in batch)
+            if not chosen or (batch and used + item.chars(limit) > room):
+                continue
+            rank = {m.rel: k for k, m in enumerate(section.choices)}
+            value = sum(1 / (1 + rank[m.rel]) for m in chosen)
+            key = (round(value, 6), -int(number == len(batches)))  # ties: no new request
+            if best is None or key > best[0]:
+                best = (key, number, chosen)
+        if best is None:
+            continue
+        _, number, chosen = best
+        if number == len(batches):
+            batches.append([])
+        batches[number].append(Item(section.lines, sorted(chosen, key=lambda m: m.rel)))
+        for m in chosen:
+            seen[m.rel].add(number)
+            neighbour_of[m.rel] += m not in section.memories
+        for m in section.memories:
+            neighbour_of[m.rel] -= m not in chosen  # its place is free again
+    return batches
+
+
+def planned(rule: Rule, ctx: Any) -> tuple[list[Item], list[Item], list[list[Item]]]:
+    """(hooks, sections, requests) of this rule's sweep, planned once a run: the pair
+    sweep reads it to leave each memory room for these requests."""
+    key = "index:" + sha256_text(repr(sorted(rule.params.items(), key=lambda kv: kv[0])))
+    done = ctx.shared.get(key)
+    if done is not None:
+        return done  # type: ignore[no-any-return]
+    index = ctx.store.index
+    hooks: list[Item] = []
+    sections: list[Item] = []
+    if index is not None:
+        memories = list(ctx.memories(rule))
+        hooks = hook_items(index, {m.rel: m for m in memories})
+        if rule.params["sections"]:
+            sections = section_items(index, memories, rule.params, _similarity(rule, ctx))
+    result = (hooks, sections, place(hooks, sections, rule.params))
+    ctx.shared[key] = result
+    return result
+
+
+def requests_per_memory(rule: Rule, ctx: Any) -> dict[str, int]:
+    """How many of this sweep's requests hold each memory."""
+    counts: dict[str, int] = defaultdict(int)
+    for batch in planned(rule, ctx)[2]:
+        for rel in {m.rel for item in batch for m in item.memories}:
+            counts[rel] += 1
+    return dict(counts)
+
+
 def _similarity(rule: Rule, ctx: Any) -> dict[str, Any]:
     name = rule.params["similarity_rule"]
     for other in getattr(ctx, "rules", ()):
@@ -245,13 +337,9 @@ def sweep(rule: Rule, ctx: Any) -> IndexSweep:
     if not asker.available:
         result.skipped = "no LLM provider"
         return result
-    memories = list(ctx.memories(rule))
-    hooks = hook_items(index, {m.rel: m for m in memories})
-    sections: list[Item] = []
-    if rule.params["sections"]:
-        sections = section_items(index, memories, rule.params, _similarity(rule, ctx))
-    result.hooks, result.sections = len(hooks), len(sections)
-    batches = pack(hooks + sections, rule.params)
+    hooks, _, batches = planned(rule, ctx)
+    result.hooks = len(hooks)
+    result.sections = sum(1 for batch in batches for item in batch if not item.columns)
     result.requests = len(batches)
     before = asker.stats.not_evaluated
     for batch in progress(batches, f"curator: {rule.name}"):

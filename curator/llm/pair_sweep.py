@@ -7,6 +7,7 @@ one sweep per run (memoized on the context), so selecting both costs one set of 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,18 +15,18 @@ from curator import templates
 from curator.hashing import sha256_text
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
-from curator.llm.grouping import Group, plan_groups, plan_named
+from curator.llm.grouping import Group, fill_groups, plan_groups
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
-from curator.llm.similarity import Candidates, CandidateStats, candidates
+from curator.llm.similarity import Candidate, Candidates, CandidateStats, candidates
 from curator.models import Memory, Rule
 from curator.store.masking import mask
 
 PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
-    "group_size": 10,
+    "group_size": 20,
+    "max_group_chars": 30000,
     "max_groups_per_memory": 3,
-    "named_groups_per_memory": 1,
     "verdict": "contradict",
     "max_body_chars": 3000,
     "system_prompt": "",
@@ -103,13 +104,53 @@ def prompt_values(
     }
 
 
-def plan(found: Candidates, params: dict[str, Any], group_size: int = 0) -> list[Group]:
-    """The sweep's requests: topical groups, then groups for the pairs that name the same
-    rare thing and no topical group covers."""
+def plan(
+    found: Candidates,
+    params: dict[str, Any],
+    group_size: int = 0,
+    taken: Mapping[str, int] | None = None,
+) -> list[Group]:
+    """The sweep's requests: groups over the topical candidates and the pairs that name
+    the same rare thing, ranked together by their score, then filled. A memory is in at
+    most `max_groups_per_memory` of them, less the requests `taken` counts for it (the
+    index sweep's)."""
     size = group_size or int(params["group_size"])
-    groups = plan_groups(found.ranked, size, int(params["max_groups_per_memory"]))
-    extra = int(params["named_groups_per_memory"])
-    return groups + plan_named(found.named, groups, size, extra)
+    most = int(params["max_groups_per_memory"])
+    room = {rel: most - n for rel, n in (taken or {}).items()}
+    budget, limit = int(params["max_group_chars"]), int(params["max_body_chars"])
+    topical = {frozenset((c.a.rel, c.b.rel)) for c in found.ranked}
+    named = [c for c in found.named if frozenset((c.a.rel, c.b.rel)) not in topical]
+    pairs = sorted(found.ranked + named, key=lambda c: -c.score)  # stable: ties keep order
+    chars = {m.rel: _chars(m, limit) for m in _members(pairs)}
+    groups = plan_groups(pairs, size, most, room, budget, chars)
+    every = {m.rel: room.get(m.rel, most) for m in _members(pairs)}
+    return fill_groups(groups, pairs, size, every, budget, chars)
+
+
+def _chars(memory: Memory, limit: int) -> int:
+    """The text of a memory in a prompt: name, description, body (cut at `limit`)."""
+    body = len(memory.body().strip())
+    shown = min(body, limit) if limit > 0 else body
+    return len(memory.name or "") + len(memory.description or "") + shown
+
+
+def _members(pairs: list[Candidate]) -> list[Memory]:
+    return [m for c in pairs for m in (c.a, c.b)]
+
+
+def index_requests(ctx: Any) -> dict[str, int]:
+    """The requests each memory is in in the index sweep (CUR404) of this run, when its
+    rule is loaded: the pair sweep leaves room for them."""
+    from curator.llm import index_sweep
+
+    taken: dict[str, int] = {}
+    if ctx.store.index is None:
+        return taken
+    for rule in getattr(ctx, "rules", ()):
+        if rule.check == "index_pairs":
+            for rel, n in index_sweep.requests_per_memory(rule, ctx).items():
+                taken[rel] = max(taken.get(rel, 0), n)
+    return taken
 
 
 def _memo_key(rule: Rule) -> str:
@@ -133,7 +174,7 @@ def sweep(rule: Rule, ctx: Any, budget: int) -> SweepResult:
     memories = list(ctx.memories(rule))
     found = candidates(memories, rule.params)
     result.candidates = found.stats
-    groups = plan(found, rule.params)
+    groups = plan(found, rule.params, taken=index_requests(ctx))
     result.requests = len(groups)
     before = asker.stats.not_evaluated
     if ctx.config.get("llm.batch"):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from curator.interpreter.rulebook import load_rules
-from curator.llm.grouping import plan_groups, plan_named
+from curator.llm.pair_sweep import plan
 from curator.llm.similarity import candidates
 from curator.store.reading import read_store
 from tests.conftest import Run, memory, write_files
@@ -57,8 +57,7 @@ def params(**overrides: Any) -> dict[str, Any]:
 def planned(store: Path, **overrides: Any) -> tuple[Any, list[Any]]:
     p = params(**overrides)
     found = candidates(read_store(store).memories, p)
-    groups = plan_groups(found.ranked, 10, 3)
-    return found, groups + plan_named(found.named, groups, 10, p["named_groups_per_memory"])
+    return found, plan(found, p)
 
 
 def test_a_rare_shared_name_puts_the_pair_in_a_request(tmp_path: Path) -> None:
@@ -67,7 +66,7 @@ def test_a_rare_shared_name_puts_the_pair_in_a_request(tmp_path: Path) -> None:
     # on similarity alone the two are not candidates: each has closer topic-mates
     assert not any({c.a.rel, c.b.rel} == {A, B} for c in found.ranked)
     assert any(g.covers(A, B) for g in groups)
-    _, without = planned(store, named_groups_per_memory=0)
+    _, without = planned(store, named_max_df=0)  # no named pairs
     assert not any(g.covers(A, B) for g in without)
 
 
