@@ -76,6 +76,8 @@ def _read(
 ) -> date | None:
     year_text = groups.get("year")
     year = int(year_text) if year_text else None
+    if groups.get("term"):
+        return _term_end(str(groups["term"]), year, groups.get("year2"))
     if groups.get("quarter"):
         return _period_end(year, int(groups["quarter"] or 0) * 3, written)
     if groups.get("half"):
@@ -140,6 +142,22 @@ def _next_on_or_after(month: int, day: int | None, written: date) -> date | None
         if found >= written:
             return found
     return None
+
+
+# German and Austrian academic terms: a summer term ends 30 September, a winter term
+# (written `WS 25/26`) 31 March of its second year.
+_SUMMER_TERMS = {"ss", "sose"}
+
+
+def _term_end(term: str, year: int | None, second: str | None) -> date | None:
+    if year is None:
+        return None
+    year += 2000 if year < 100 else 0
+    if term.lower() in _SUMMER_TERMS:
+        return _day_of(year, 9, 30)
+    later = int(second) if second else year + 1
+    later += 2000 if later < 100 else 0
+    return _day_of(later, 3, 31) if later == year + 1 else None
 
 
 def _period_end(year: int | None, last_month: int, written: date) -> date | None:

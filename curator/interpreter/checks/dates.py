@@ -393,7 +393,7 @@ def _check_memory(
                 continue
         assert isinstance(when, date)
         counted = "relative to" if relative or offset else ""
-        if not counted and _YEAR.search(line, start, end) is None:
+        if not counted and _YEAR.search(line, start, end) is None and not _has(groups, "term"):
             counted = "the first after"  # no year written: counted from the write date
         yield _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
 
