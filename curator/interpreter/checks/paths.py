@@ -53,6 +53,7 @@ PARAMS: dict[str, Any] = {
     "home_name_patterns": [],
     "max_per_file": 50,
     "read_index": True,  # MEMORY.md's own lines too
+    "fenced_shells": [],  # fenced blocks whose script invocations are read (```bash)
     **stale.PARAMS,
 }
 MESSAGES = ("deleted", "moved", "ambiguous", "written_before", "written_after")
@@ -465,11 +466,42 @@ def _candidates(rule: Rule, memory: Memory, links: bool = True) -> Iterator[Cand
                     group = "path" if "path" in match.groupdict() else 0
                     start = ref.start + match.start(group)
                     found.extend(_clean(match.group(group), start, link=False, params=params))
+    if params["skip_fenced"] and params["fenced_shells"]:
+        found.extend(_fenced_scripts(memory, params))
     seen: set[int] = set()
     for candidate in sorted(found, key=lambda c: c.start):
         if candidate.start not in seen:
             seen.add(candidate.start)
             yield candidate
+
+
+# A command line that runs a script: `bash scripts/x.sh`, `python tools/y.py --flag`,
+# `./run.sh`, `source env/setup.sh` (after an optional `$ ` prompt and `sudo`).
+_RUNS = re.compile(
+    r"^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+)?(?:(?:bash|sh|zsh|source|python3?|node|ruby|perl)"
+    r"[ \t]+(?:-[\w-]+[ \t]+)*(?P<path>(?:\./|[\w.-]+/)[^\s;|&<>()'\"`]*)"
+    r"|(?P<own>\./[^\s;|&<>()'\"`]+))"
+)
+
+
+def _fenced_scripts(memory: Memory, params: dict[str, Any]) -> Iterator[Candidate]:
+    """Scripts a fenced shell block runs (```bash, ```sh, ...): the agent runs those lines
+    as written, so a script they name is a claim like any inline path. The rest of a
+    fenced block (output, examples, other code) stays unread."""
+    shells = {str(s).lower() for s in params["fenced_shells"]}
+    language: str | None = None
+    for number, line in enumerate(memory.lines, start=1):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            language = None if language is not None else stripped[3:].strip().lower() or "-"
+            continue
+        if language not in shells:
+            continue
+        match = _RUNS.match(line)
+        if match is not None:
+            group = "path" if match.group("path") else "own"
+            start = memory.line_starts[number - 1] + match.start(group)
+            yield from _clean(match.group(group), start, link=False, params=params)
 
 
 def _clean(raw: str, start: int, link: bool, params: dict[str, Any]) -> list[Candidate]:
