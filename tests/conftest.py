@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 
 from curator import clock
+from tests.helpers import forkserver
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 
@@ -149,7 +149,8 @@ class Run:
 
 @pytest.fixture
 def run_curator(tmp_path: Path) -> Callable[..., Run]:
-    """Run the real `curator` command in a subprocess, as a user would."""
+    """Run the real `curator` command in a process of its own, as a user would (forked
+    from a warm interpreter: tests/helpers/forkserver.py)."""
 
     def run(
         *args: str,
@@ -163,14 +164,8 @@ def run_curator(tmp_path: Path) -> Callable[..., Run]:
         base.setdefault("HOME", str(tmp_path / "home"))
         base["CLAUDE_CONFIG_DIR"] = base.get("CLAUDE_CONFIG_DIR_TEST", str(tmp_path / "claude"))
         base["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-        out = subprocess.run(
-            [sys.executable, "-m", "curator", *args],
-            cwd=cwd or tmp_path,
-            env={**base, **(env or {})},
-            capture_output=True,
-            text=True,
-            input=input,
-            timeout=120,
+        out = forkserver.run(
+            args, cwd=cwd or tmp_path, env={**base, **(env or {})}, input=input, timeout=120
         )
         return Run(out.returncode, out.stdout, out.stderr)
 
@@ -200,3 +195,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
         monkeypatch.delenv(name, raising=False)
     yield
     clock.set_today(None)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    forkserver.close()
