@@ -116,7 +116,6 @@ def _handle(conn: socket.socket) -> None:
 
 
 def _become_curator(conn: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
-    import io
     import runpy
     import types
 
@@ -133,27 +132,36 @@ def _become_curator(conn: socket.socket, request: dict[str, Any], fds: list[int]
     os.environ.clear()
     os.environ.update(request["env"])
     time.tzset()
-    encoding, errors = sys.stdout.encoding, sys.stdout.errors
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(
-        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding=encoding, errors=errors
-    )
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
-        encoding=encoding,
-        errors=errors,
-        line_buffering=os.isatty(1),
-    )
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
-        encoding=encoding,
-        errors="backslashreplace",
-        line_buffering=True,
-    )
+    _standard_streams()
     sys.argv = ["-m", *request["args"]]
     sys.path[0] = os.getcwd()  # `-m` puts the working folder first
     sys.modules["__main__"] = types.ModuleType("__main__")
     runpy._run_module_as_main("curator")  # type: ignore[attr-defined]
     raise SystemExit(0)
+
+
+def _standard_streams() -> None:
+    """sys.stdin, stdout and stderr on the new 0, 1 and 2, made as the interpreter makes
+    them as it starts (buffered unless `-u`; stdout line-buffered on a terminal)."""
+    import io
+
+    encoding, errors = sys.stdout.encoding, sys.stdout.errors
+    unbuffered = isinstance(sys.stdout.buffer, io.FileIO)  # `-u`, PYTHONUNBUFFERED
+
+    def writer(fd: int, errors: str, line_buffering: bool) -> io.TextIOWrapper:
+        raw = io.FileIO(fd, "w", closefd=False)
+        return io.TextIOWrapper(
+            raw if unbuffered else io.BufferedWriter(raw),
+            encoding=encoding,
+            errors=errors,
+            line_buffering=line_buffering and not unbuffered,
+            write_through=unbuffered,
+        )
+
+    reader = io.BufferedReader(io.FileIO(0, "r", closefd=False))
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(reader, encoding=encoding, errors=errors)  # type: ignore[misc]
+    sys.stdout = sys.__stdout__ = writer(1, errors, os.isatty(1))  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = writer(2, "backslashreplace", True)  # type: ignore[misc]
 
 
 # --- the client side ---------------------------------------------------------------------
@@ -277,11 +285,6 @@ def run(
             command, code, _translate(stdout, encoding), _translate(stderr, encoding)
         )
     return subprocess.CompletedProcess(command, code, stdout, stderr)
-
-
-def _locale_encoding() -> str:
-    getencoding = getattr(locale, "getencoding", None)  # Python 3.11+
-    return str(getencoding()) if getencoding else locale.getpreferredencoding(False)
 
 
 def _locale_encoding() -> str:
