@@ -203,11 +203,14 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 # running alone at the end while the other workers idle. A hint for speed only: the files
 # not named here follow in their usual order.
 SLOW_FIRST = (
-    "tests/test_git_safety.py",
     "tests/session/test_hook_quick.py",
     "tests/fixes/test_apply_safety.py",
     "tests/llm/test_claude_cli.py",
     "tests/test_ci_workflow.py",
+    "tests/test_git_safety_programs.py",
+    "tests/test_git_safety_filters.py",
+    "tests/session/test_hook_quick_variables.py",
+    "tests/test_git_safety.py",
     "tests/llm/test_sweep.py",
     "tests/test_action.py",
     "tests/interpreter/test_rulebook.py",
