@@ -1,18 +1,23 @@
 """`python -m curator ARGS` as a fresh process forked from a warm interpreter.
 
-A curator process spends most of a short run starting Python and importing its
-dependencies: the anthropic SDK alone takes a second of CPU, more than the whole lint of
-a test's store. Here a server process per test worker imports those dependencies once
-(never curator itself), and each run is a child forked from it that takes the request's
-arguments, working folder, environment, umask and standard streams, imports curator
-afresh and runs `curator` as `python -m curator` does (`runpy`), to a real exit code or
-signal. The caller gets what `subprocess.run(..., capture_output=True)` gives.
+A curator process spends most of a short run starting Python, importing its
+dependencies and compiling the rule book's patterns: the anthropic SDK's import alone
+takes a second of CPU, more than the whole lint of a test's store. Here a server process
+per test worker imports those dependencies once, builds the rule book once (so that the
+compiled regular expressions sit in the `regex` and `re` caches) and then forgets curator
+(its modules leave `sys.modules`). Each run is a child forked from it that takes the
+request's arguments, working folder, environment, umask and standard streams, imports
+curator afresh and runs it as `python -m curator` does (`runpy`), to a real exit code or
+signal. The caller gets what `subprocess.run(..., capture_output=True)` gives;
+tests/test_forkserver.py holds the two side by side.
 
 What a forked child cannot be, a real `subprocess.run` still is: a run whose environment
-sets a `PYTHON*`, `LC_*` or `LANG*` variable (the interpreter reads those as it starts:
-`-X importtime` tests, a `sitecustomize`), or with a `preexec_fn`; and every run when
-`CURATOR_TEST_SPAWN=1`. Two servers with different hash seeds take turns, so that two
-runs in a row never share a seed, as two fresh processes almost never do.
+sets a `PYTHON*`, `LC_*` or `LANG*` variable other than the suite's own (the interpreter
+reads those as it starts: `-X importtime` tests, a `sitecustomize`), or with a
+`preexec_fn`; and every run when `CURATOR_TEST_SPAWN=1`. Two servers with different hash
+seeds take turns, so that two runs in a row never share a seed, as two fresh processes
+almost never do. The anthropic SDK is in the servers for runs with an API key only: its
+heap makes every fork dearer.
 """
 
 from __future__ import annotations
@@ -35,9 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# The third-party and standard modules a curator run imports; never curator's own: every
-# run imports those afresh. The anthropic SDK (a second of CPU, and a heap that makes
-# every fork dearer) only in the servers for runs that have an API key to use it with.
+# The third-party and standard modules a curator run imports (curator's own are imported
+# afresh by every run).
 PRELOAD = ("dateparser", "jinja2", "jinja2.sandbox", "yaml", "regex", "click", "pathlib",
            "subprocess", "sqlite3", "difflib")  # fmt: skip
 SDK = ("anthropic",)
