@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,11 @@ from curator import clock
 from tests.helpers import forkserver
 
 CHECKOUT = Path(__file__).resolve().parents[1]
+
+# Bytecode caches are kept even under PYTHONDONTWRITEBYTECODE: every test worker would
+# otherwise compile (and pytest rewrite) each test module again on every run, and every
+# curator process the suite starts compile curator's modules again (pytest_configure).
+sys.dont_write_bytecode = False
 
 # Caches shared by test runs (the pinned Claude Code CLI) stay in the real home: each
 # test below gets a HOME of its own.
@@ -241,8 +247,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The suite starts a thousand curator processes; with the bytecode cache off
-    # (PYTHONDONTWRITEBYTECODE) each would compile curator's modules from source again.
     compileall.compile_dir(CHECKOUT / "curator", quiet=1)
 
 
