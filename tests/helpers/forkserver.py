@@ -8,8 +8,10 @@ compiled regular expressions sit in the `regex` and `re` caches) and then forget
 (its modules leave `sys.modules`). Each run is a child forked from it that takes the
 request's arguments, working folder, environment, umask and standard streams, imports
 curator afresh and runs it as `python -m curator` does (`runpy`), to a real exit code or
-signal. The caller gets what `subprocess.run(..., capture_output=True)` gives;
-tests/test_forkserver.py holds the two side by side.
+signal, and ends as the interpreter ends (threads joined, atexit handlers run, stdout and
+stderr flushed) but for the teardown that only frees memory. The caller gets what
+`subprocess.run(..., capture_output=True)` gives; tests/test_forkserver.py holds the two
+side by side.
 
 What a forked child cannot be, a real `subprocess.run` still is: a run whose environment
 sets a `PYTHON*`, `LC_*` or `LANG*` variable other than the suite's own (the interpreter
@@ -175,8 +177,46 @@ def _become_curator(conn: socket.socket, request: dict[str, Any], fds: list[int]
     sys.argv = ["-m", *request["args"]]
     sys.path[0] = os.getcwd()  # `-m` puts the working folder first
     sys.modules["__main__"] = types.ModuleType("__main__")
-    runpy._run_module_as_main("curator")  # type: ignore[attr-defined]
-    raise SystemExit(0)
+    try:
+        runpy._run_module_as_main("curator")  # type: ignore[attr-defined]
+        code = 0
+    except SystemExit as stop:
+        code = _exit_code(stop.code)
+    except BaseException as error:  # what the interpreter does with it, then its exit
+        sys.excepthook(type(error), error, error.__traceback__)
+        code = -signal.SIGINT if isinstance(error, KeyboardInterrupt) else 1
+    _exit(code)
+
+
+def _exit_code(code: object) -> int:
+    """The exit status `SystemExit(code)` ends a Python process with."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    sys.stderr.write(f"{code}\n")
+    return 1
+
+
+def _exit(code: int) -> None:
+    """End as the interpreter ends a process: non-daemon threads joined, atexit handlers
+    run, stdout and stderr flushed (120 when that fails); then, without the teardown
+    that only frees memory (clearing every module a fork shares with the server would
+    cost more than most runs), the exit."""
+    import atexit
+    import threading
+
+    threading._shutdown()  # type: ignore[attr-defined]
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            code = 120
+    if code < 0:  # KeyboardInterrupt: the interpreter re-raises SIGINT
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code)
 
 
 def _standard_streams() -> None:
@@ -184,7 +224,7 @@ def _standard_streams() -> None:
     them as it starts (buffered unless `-u`; stdout line-buffered on a terminal)."""
     import io
 
-    encoding, errors = sys.stdout.encoding, sys.stdout.errors
+    encoding, errors = sys.stdout.encoding, sys.stdout.errors or "strict"
     unbuffered = isinstance(sys.stdout.buffer, io.FileIO)  # `-u`, PYTHONUNBUFFERED
 
     def writer(fd: int, errors: str, line_buffering: bool) -> io.TextIOWrapper:
