@@ -163,11 +163,13 @@ def _become_curator(conn: socket.socket, request: dict[str, Any], fds: list[int]
     conn.close()
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
-    keep = {0, 1, 2}
-    for name in os.listdir("/proc/self/fd"):
-        if int(name) not in keep:
-            with contextlib.suppress(OSError):
-                os.close(int(name))
+    if os.path.isdir("/proc/self/fd"):  # Linux: the open ones
+        for name in os.listdir("/proc/self/fd"):
+            if int(name) > 2:
+                with contextlib.suppress(OSError):
+                    os.close(int(name))
+    else:
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     os.chdir(request["cwd"])
     os.umask(request["umask"])
     os.environ.clear()
@@ -301,7 +303,7 @@ def close() -> None:
 
 def forkable(env: dict[str, str]) -> bool:
     """Whether a forked child can stand in for a fresh interpreter with this environment."""
-    if os.environ.get("CURATOR_TEST_SPAWN") == "1":
+    if os.environ.get("CURATOR_TEST_SPAWN") == "1" or not hasattr(os, "fork"):
         return False
     startup = {k: v for k, v in env.items() if k.startswith(STARTUP_VARIABLES)}
     return startup == _STARTUP
