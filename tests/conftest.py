@@ -248,6 +248,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     compileall.compile_dir(CHECKOUT / "curator", quiet=1)
+    sockets = getattr(config, "workerinput", {}).get("forkservers")
+    if sockets:
+        forkserver.use(sockets)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller: one set of fork servers for all its workers."""
+    node.workerinput["forkservers"] = forkserver.share()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

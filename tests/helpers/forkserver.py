@@ -3,7 +3,8 @@
 A curator process spends most of a short run starting Python, importing its
 dependencies and compiling the rule book's patterns: the anthropic SDK's import alone
 takes a second of CPU, more than the whole lint of a test's store. Here a server process
-per test worker imports those dependencies once, builds the rule book once (so that the
+(started once for all the test workers, by pytest-xdist's controller, or else by the
+test process) imports those dependencies once, builds the rule book once (so that the
 compiled regular expressions sit in the `regex` and `re` caches) and then forgets curator
 (its modules leave `sys.modules`). Each run is a child forked from it that takes the
 request's arguments, working folder, environment, umask and standard streams, imports
@@ -66,8 +67,9 @@ def _serve(path: str, sdk: bool) -> None:
     gc.collect()
     gc.freeze()  # no collection in a child touches (and so copies) the server's objects
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
+    listener.bind(path + ".new")
     listener.listen(64)
+    os.rename(path + ".new", path)  # a client that finds the socket can connect
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     selector = selectors.DefaultSelector()
@@ -249,7 +251,7 @@ def _standard_streams() -> None:
 
 
 class _Server:
-    def __init__(self, seed: int, sdk: bool) -> None:
+    def __init__(self, seed: int, sdk: bool, wait: bool = True) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="curator-forkserver-"))
         self.path = str(self.folder / "socket")
         env = {k: v for k, v in os.environ.items() if not k.startswith(STARTUP_VARIABLES)}
@@ -264,9 +266,10 @@ class _Server:
             cwd=self.folder,
             env=env,
         )
-        assert self.process.stdout is not None
-        ready = self.process.stdout.readline()
-        assert ready == b"ready\n", ready
+        if wait:
+            assert self.process.stdout is not None
+            ready = self.process.stdout.readline()
+            assert ready == b"ready\n", ready
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -279,19 +282,53 @@ class _Server:
 
 
 cpu_seconds = 0.0  # the CPU time of the runs so far (theirs and their children's)
-_servers: dict[bool, list[_Server]] = {False: [], True: []}
+_servers: dict[bool, list[_Server]] = {False: [], True: []}  # the ones this process started
+_shared: dict[bool, list[str]] = {}  # the sockets of the ones pytest-xdist's controller did
 _turns = {False: 0, True: 0}
 
 
-def _next_server(sdk: bool) -> _Server:
-    """One of two servers (with or without the SDK), in turn."""
+def share() -> dict[str, list[str]]:
+    """In pytest-xdist's controller: start the servers every worker uses (`use`), once
+    for all of them; their sockets."""
+    for sdk in (False, True):
+        if not _servers[sdk]:
+            seeds = random.sample(range(1, 2**32 - 1), 2)
+            _servers[sdk].extend(_Server(seed, sdk, wait=False) for seed in seeds)
+    return {"plain": [s.path for s in _servers[False]], "sdk": [s.path for s in _servers[True]]}
+
+
+def use(sockets: dict[str, list[str]]) -> None:
+    """In a worker: run through the controller's servers (`share`)."""
+    _shared.update({False: sockets["plain"], True: sockets["sdk"]})
+
+
+def _next_server(sdk: bool) -> str:
+    """The socket of one of two servers (with or without the SDK), in turn."""
+    turn = _turns[sdk] = (_turns[sdk] + 1) % 2
+    if _shared:
+        return _shared[sdk][turn]
     servers = _servers[sdk]
     if not servers:
         servers.extend(_Server(seed, sdk) for seed in random.sample(range(1, 2**32 - 1), 2))
-    turn = _turns[sdk] = (_turns[sdk] + 1) % len(servers)
     if not servers[turn].alive():
         servers[turn] = _Server(random.randrange(1, 2**32 - 1), sdk)
-    return servers[turn]
+    return servers[turn].path
+
+
+def _connect(path: str) -> socket.socket:
+    """A connection to the server at `path`, once it has started (it may still be
+    importing when a worker's first run comes)."""
+    deadline = time.monotonic() + 120
+    while True:
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            conn.connect(path)
+            return conn
+        except (FileNotFoundError, ConnectionRefusedError):
+            conn.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def close() -> None:
@@ -333,18 +370,17 @@ def run(
             preexec_fn=preexec_fn,
         )
     encoding = "utf-8" if sys.flags.utf8_mode else _locale_encoding()  # as subprocess does
-    server = _next_server(sdk=bool(env.get("ANTHROPIC_API_KEY")))
+    path = _next_server(sdk=bool(env.get("ANTHROPIC_API_KEY")))
     umask = os.umask(0o22)
     os.umask(umask)
     request = json.dumps(
         {"args": list(args), "cwd": os.fspath(cwd), "env": env, "umask": umask}
     ).encode()
+    conn = _connect(path)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     in_r, in_w = os.pipe() if input is not None else (0, -1)
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        conn.connect(server.path)
         socket.send_fds(conn, [_HEADER.pack(len(request)) + request], [in_r, out_w, err_w])
     finally:
         os.close(out_w)
