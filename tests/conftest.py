@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import shutil
@@ -15,8 +16,14 @@ from typing import Any
 import pytest
 
 from curator import clock
+from tests.helpers import forkserver
 
 CHECKOUT = Path(__file__).resolve().parents[1]
+
+# Bytecode caches are kept even under PYTHONDONTWRITEBYTECODE: every test worker would
+# otherwise compile (and pytest rewrite) each test module again on every run, and every
+# curator process the suite starts compile curator's modules again (pytest_configure).
+sys.dont_write_bytecode = False
 
 # Caches shared by test runs (the pinned Claude Code CLI) stay in the real home: each
 # test below gets a HOME of its own.
@@ -149,7 +156,8 @@ class Run:
 
 @pytest.fixture
 def run_curator(tmp_path: Path) -> Callable[..., Run]:
-    """Run the real `curator` command in a subprocess, as a user would."""
+    """Run the real `curator` command in a process of its own, as a user would (forked
+    from a warm interpreter: tests/helpers/forkserver.py)."""
 
     def run(
         *args: str,
@@ -163,14 +171,8 @@ def run_curator(tmp_path: Path) -> Callable[..., Run]:
         base.setdefault("HOME", str(tmp_path / "home"))
         base["CLAUDE_CONFIG_DIR"] = base.get("CLAUDE_CONFIG_DIR_TEST", str(tmp_path / "claude"))
         base["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-        out = subprocess.run(
-            [sys.executable, "-m", "curator", *args],
-            cwd=cwd or tmp_path,
-            env={**base, **(env or {})},
-            capture_output=True,
-            text=True,
-            input=input,
-            timeout=120,
+        out = forkserver.run(
+            args, cwd=cwd or tmp_path, env={**base, **(env or {})}, input=input, timeout=120
         )
         return Run(out.returncode, out.stdout, out.stderr)
 
@@ -200,3 +202,62 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
         monkeypatch.delenv(name, raising=False)
     yield
     clock.set_today(None)
+
+
+# pytest-xdist hands a whole file to a worker (`--dist loadfile`), in collection order
+# (`--no-loadscope-reorder`): the costliest files go first, so that none of them is left
+# running alone at the end while the other workers idle. A hint for speed only: the files
+# not named here follow in their usual order.
+SLOW_FIRST = (
+    "tests/session/test_hook_quick.py",
+    "tests/fixes/test_apply_safety.py",
+    "tests/llm/test_claude_cli.py",
+    "tests/test_ci_workflow.py",
+    "tests/test_git_safety_programs.py",
+    "tests/test_git_safety_filters.py",
+    "tests/session/test_hook_quick_variables.py",
+    "tests/test_git_safety.py",
+    "tests/llm/test_sweep.py",
+    "tests/test_action.py",
+    "tests/interpreter/test_rulebook.py",
+    "tests/session/test_hook_deadline.py",
+    "tests/session/test_hook.py",
+    "tests/test_pre_commit.py",
+    "tests/interpreter/test_rulebook_cache.py",
+    "tests/findings/test_findings.py",
+    "tests/llm/test_scan.py",
+    "tests/session/test_ecosystem.py",
+    "tests/interpreter/checks/test_paths.py",
+    "tests/fixes/test_fix.py",
+    "tests/plugin/test_launcher.py",
+    "tests/interpreter/checks/test_dates.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: n for n, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Two workers a core for `-n auto`: a test waits much of its time (on a curator
+    process, a fake server, a deadline), and a second worker fills the core meanwhile."""
+    usable = getattr(os, "sched_getaffinity", None)  # Linux: the cores this process may use
+    return 2 * (len(usable(0)) if usable else os.cpu_count() or 1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    compileall.compile_dir(CHECKOUT / "curator", quiet=1)
+    sockets = getattr(config, "workerinput", {}).get("forkservers")
+    if sockets:
+        forkserver.use(sockets)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller: one set of fork servers for all its workers."""
+    node.workerinput["forkservers"] = forkserver.share()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    forkserver.close()

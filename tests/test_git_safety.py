@@ -98,18 +98,10 @@ def _plant(knob: str, repo: Path, mark: Path) -> None:
         raise AssertionError(knob)
 
 
-KNOBS = [
-    "fsmonitor",
-    "filter-clean",
-    "filter-smudge",
-    "filter-process",
-    "textconv",
-    "external-diff",
-    "pager",
-    "hooks",
-    "alias",
-    "gpg",
-]
+# What makes git run a program on its own: filters and the like on the files it reads...
+FILTER_KNOBS = ["fsmonitor", "filter-clean", "filter-smudge", "filter-process", "textconv"]
+# ... and the programs it starts around a command.
+PROGRAM_KNOBS = ["external-diff", "pager", "hooks", "alias", "gpg"]
 COMMANDS = ["lint", "fix", "fix --apply", "scan", "history", "hook"]
 
 
@@ -182,11 +174,12 @@ def _run(env: Env, command: str) -> Run:
     return run
 
 
-@pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("knob", KNOBS)
-def test_no_program_the_repository_configures_runs(
+def no_program_runs(
     knob: str, command: str, tmp_path: Path, run_curator: Callable[..., Run]
 ) -> None:
+    """`knob` planted, `command` runs, and the program the knob names never does. The
+    knobs are tested in test_git_safety_filters.py and test_git_safety_programs.py (two
+    files, so that two test workers share them)."""
     env = _project(tmp_path, run_curator)
     marks = tmp_path / "marks"
     marks.mkdir()

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from curator.findings import atomic
 from curator.fixes import deltas, recovery
 from tests.conftest import memory
 from tests.fixes.test_fix import INDEX, STORE, _plans
+from tests.helpers import forkserver
 from tests.helpers.history_repo import commit
 from tests.helpers.hook_env import make_env
 
@@ -37,11 +39,8 @@ def _env(tmp_path: Path, storage: Path | None = None, **extra: str) -> dict[str,
     return env
 
 
-def _run(tmp_path: Path, *args: str, storage: Path | None = None, **kw: object):
-    return subprocess.run(
-        [sys.executable, "-m", "curator", *args], cwd=tmp_path, env=_env(tmp_path, storage),
-        capture_output=True, text=True, timeout=120, **kw,
-    )  # fmt: skip
+def _run(tmp_path: Path, *args: str, storage: Path | None = None, **kw: Any):
+    return forkserver.run(args, cwd=tmp_path, env=_env(tmp_path, storage), timeout=120, **kw)
 
 
 def _store_files(store: Path) -> list[str]:
@@ -216,10 +215,8 @@ def test_an_apply_killed_anywhere_is_rolled_back_by_the_next_command(make_store,
     results = {}
     for point in points:
         env = _env(tmp_path, CURATOR_KILL_AT=point)
-        killed = subprocess.run(
-            [sys.executable, "-m", "curator", "fix", "memory", "--apply", "--repo-root",
-             str(repo)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        killed = forkserver.run(["fix", "memory", "--apply", "--repo-root", str(repo)],
+                                cwd=tmp_path, env=env, timeout=120)  # fmt: skip
         assert killed.returncode == -signal.SIGKILL, (point, killed.stderr)
         new = [n for n, text in files.items() if (store / n).read_text() != text]
         assert _store_files(store) == sorted(files), point  # no temporary file in the store
@@ -272,8 +269,7 @@ def test_an_apply_killed_after_its_last_write_is_kept_not_rolled_back(make_store
     store = make_store(STORE)
     _run(tmp_path, "fix", "memory")
     env = _env(tmp_path, CURATOR_KILL_AT="fix:applied")
-    killed = subprocess.run([sys.executable, "-m", "curator", "fix", "memory", "--apply"],
-                            cwd=tmp_path, env=env, capture_output=True, timeout=120)  # fmt: skip
+    killed = forkserver.run(["fix", "memory", "--apply"], cwd=tmp_path, env=env, timeout=120)
     assert killed.returncode == -signal.SIGKILL
     linted = _run(tmp_path, "lint", "memory")
     assert "interrupted" not in linted.stderr
@@ -443,8 +439,7 @@ def test_a_rollback_that_cannot_read_its_backup_says_so_and_lint_still_runs(make
     store = make_store(STORE)
     _run(tmp_path, "fix", "memory")
     env = _env(tmp_path, CURATOR_KILL_AT="fix:file:0")
-    subprocess.run([sys.executable, "-m", "curator", "fix", "memory", "--apply"],
-                   cwd=tmp_path, env=env, capture_output=True, timeout=120)  # fmt: skip
+    forkserver.run(["fix", "memory", "--apply"], cwd=tmp_path, env=env, timeout=120)
     (backup,) = (tmp_path / "onlooker" / "curator").glob("*/journal/*/0.orig")
     backup.unlink()
     linted = _run(tmp_path, "lint", "memory")

@@ -138,7 +138,7 @@ def serving(reply: str = "hi") -> Iterator[FakeClaudeAPI]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
     server.daemon_threads = True
     api.server = server
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield api

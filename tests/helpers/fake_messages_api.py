@@ -289,7 +289,8 @@ def start(api: FakeMessagesAPI) -> FakeMessagesAPI:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
     server.daemon_threads = True
     api.server = server
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # a short poll: `stop` (shutdown) waits up to one poll interval
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     return api
 
 

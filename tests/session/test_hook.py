@@ -359,7 +359,7 @@ def test_the_hook_never_waits_on_url_probes_but_scan_does(env: Env) -> None:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     try:
         port = server.server_address[1]
         write_files(env.store, {"freeze.md": memory(f"Docs: http://127.0.0.1:{port}/gone\n")})
