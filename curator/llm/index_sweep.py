@@ -34,7 +34,7 @@ from curator import templates
 from curator.hashing import sha256_text
 from curator.llm.answers import INDEX_SCHEMA, INDEX_TOOL, index_verdicts
 from curator.llm.asking import get_asker, progress
-from curator.llm.pair_sweep import block, body_hash, prompt_values
+from curator.llm.prompt_text import block, body_hash, prompt_values
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.llm.similarity import candidates

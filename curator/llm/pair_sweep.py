@@ -13,14 +13,15 @@ from typing import Any
 
 from curator import templates
 from curator.hashing import sha256_text
+from curator.llm import index_sweep
 from curator.llm.answers import GROUP_SCHEMA, GROUP_TOOL, pair_verdicts
 from curator.llm.asking import get_asker, progress
 from curator.llm.grouping import Group, fill_groups, plan_groups
+from curator.llm.prompt_text import body_hash, prompt_values
 from curator.llm.question import Request
 from curator.llm.similarity import DEFAULTS as SIMILARITY_DEFAULTS
 from curator.llm.similarity import Candidate, Candidates, CandidateStats, candidates
 from curator.models import Memory, Rule
-from curator.store.masking import mask
 
 PARAMS: dict[str, Any] = {
     **SIMILARITY_DEFAULTS,
@@ -34,7 +35,6 @@ PARAMS: dict[str, Any] = {
 # Enough room for a group's verdicts with one-line rationales; a cut-off answer fails
 # validation and is retried like any malformed one.
 GROUP_MAX_TOKENS = 4096
-_CLOSERS = ("</memory", "</index")  # the tags memory text sits in (this sweep, the index sweep)
 
 
 @dataclass(frozen=True)
@@ -54,54 +54,6 @@ class SweepResult:
     pairs_covered: int = 0
     candidates: CandidateStats = field(default_factory=CandidateStats)
     skipped: str | None = None
-
-
-def body_hash(memory: Memory) -> str:
-    return sha256_text(memory.body())
-
-
-def block(text: str) -> str:
-    """Text as it may enter a prompt: a memory must not be able to close its own block
-    and speak as the prompt, and no provider ever sees a secret it holds
-    (`store.masking`)."""
-    text = mask(text)
-    for closer in _CLOSERS:
-        text = text.replace(closer, "<\\/" + closer[2:])
-    return text
-
-
-def _body(memory: Memory, limit: int) -> str:
-    body = block(memory.body()).strip()  # masked before it is cut, never a half secret
-    if limit > 0 and len(body) > limit:
-        return body[:limit].rstrip() + " […truncated]"
-    return body
-
-
-def prompt_values(
-    members: tuple[Memory, ...], max_body_chars: int = 0, exhaustive: bool = False
-) -> dict[str, Any]:
-    """What a prompt template sees: `memories` (number, file, name, description, type,
-    body; memory text escaped so it cannot close its block), `count`, and `exhaustive`
-    (true when every pair's verdict is wanted: calibration).
-
-    The one place memory text enters a prompt, for the pair sweep and for the
-    single-memory questions (`checks/llm.py`) alike: anything that must change memory
-    text before it leaves the machine belongs here."""
-    return {
-        "memories": [
-            {
-                "number": i,
-                "file": block(m.rel),
-                "name": block(m.name or ""),
-                "description": block(m.description or ""),
-                "type": m.type or "",
-                "body": block(_body(m, max_body_chars)),
-            }
-            for i, m in enumerate(members, start=1)
-        ],
-        "count": len(members),
-        "exhaustive": exhaustive,
-    }
 
 
 def plan(
@@ -141,8 +93,6 @@ def _members(pairs: list[Candidate]) -> list[Memory]:
 def index_requests(ctx: Any) -> dict[str, int]:
     """The requests each memory is in in the index sweep (CUR404) of this run, when its
     rule is loaded: the pair sweep leaves room for them."""
-    from curator.llm import index_sweep
-
     taken: dict[str, int] = {}
     if ctx.store.index is None:
         return taken

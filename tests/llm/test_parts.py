@@ -17,7 +17,7 @@ from curator.interpreter.rulebook import load_rules
 from curator.llm.answers import memory_type, pair_verdicts
 from curator.llm.cache import VerdictCache, cache_key
 from curator.llm.gate import WATERMARK, record_sweep, sweep_due
-from curator.llm.pair_sweep import prompt_values
+from curator.llm.prompt_text import prompt_values
 from curator.llm.providers import choose
 from curator.llm.question import MalformedAnswer, parse_json_text
 from curator.store.reading import read_store

@@ -12,7 +12,7 @@ from curator.hashing import sha256_text
 from curator.llm.asking import get_asker
 from curator.llm.index_sweep import PARAMS as SWEEP_PARAMS
 from curator.llm.index_sweep import sweep
-from curator.llm.pair_sweep import body_hash
+from curator.llm.prompt_text import body_hash
 from curator.models import Hit
 from curator.store.masking import mask
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from curator import templates
 from curator.llm.answers import TYPE_SCHEMA, TYPE_TOOL, memory_type
 from curator.llm.asking import get_asker, progress
-from curator.llm.pair_sweep import body_hash, prompt_values
+from curator.llm.prompt_text import body_hash, prompt_values
 from curator.llm.question import Request
 from curator.models import MEMORY_TYPES, Hit
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from curator.llm.answers import VERDICTS
 from curator.llm.asking import get_asker
 from curator.llm.pair_sweep import PARAMS as SWEEP_PARAMS
-from curator.llm.pair_sweep import body_hash, sweep
+from curator.llm.pair_sweep import sweep
+from curator.llm.prompt_text import body_hash
 from curator.models import Hit
 
 if TYPE_CHECKING:
