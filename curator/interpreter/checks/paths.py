@@ -212,8 +212,8 @@ def _stale_paths(
 
     A list item headed by a folder this repository never had ("- `themes/` — has its
     own `scripts/browse.py`") describes another checkout: its paths are that one's.
-    On one line, a gone path inside another gone folder, or a bare name history had in
-    several places, adds nothing to the line's evidence and is dropped.
+    On one line, a gone path inside a gone folder the line names, or a bare name one of
+    whose places is inside it, adds nothing to the line's evidence and is dropped.
     """
     foreign = _foreign_lines(index, resolver, memory)
     stale_lines: dict[int, list[tuple[Candidate, PathFate | list[PathFate]]]] = {}
@@ -488,6 +488,8 @@ def _fenced_scripts(memory: Memory, params: dict[str, Any]) -> Iterator[Candidat
     """Scripts a fenced shell block runs (```bash, ```sh, ...): the agent runs those lines
     as written, so a script they name is a claim like any inline path. The rest of a
     fenced block (output, examples, other code) stays unread."""
+    if "```" not in memory.text and "~~~" not in memory.text:
+        return
     shells = {str(s).lower() for s in params["fenced_shells"]}
     language: str | None = None
     for number, line in enumerate(memory.lines, start=1):
