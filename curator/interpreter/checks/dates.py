@@ -496,21 +496,23 @@ def _todo_intent(
         return None
     if line[:start].rstrip().endswith("(") and line[end:].lstrip().startswith(")"):
         return None  # "user skipped (2026-04-19)": a stamp of what happened, not a plan
+    box = item.group("box")
+    said = None
+    if box is not None:
+        said = box.strip() if box[1] == " " else None
+    else:
+        label = (_list_label(memory, number) or "").lower()
+        for word in rule.params["todo_labels"] if label else ():
+            key = str(word).lower()
+            if key in label and (_CJK_WORD.search(key) or re.search(_bounded(key), label)):
+                said = str(word)
+                break
+    if said is None:
+        return None
     lower = line.lower()
     if any(mark.lower() in lower for mark in rule.params["done_marks"]):
-        return None
-    box = item.group("box")
-    if box is not None:
-        return Intent("plan", box.strip(), start, end) if box[1] == " " else None
-    label = _list_label(memory, number)
-    if label is None:
-        return None
-    said = label.lower()
-    for word in rule.params["todo_labels"]:
-        key = str(word).lower()
-        if key in said and (_CJK_WORD.search(key) or re.search(_bounded(key), said)):
-            return Intent("plan", word, start, end)
-    return None
+        return None  # "✅ bought 2026-04-01": done, history
+    return Intent("plan", said, start, end)
 
 
 _CJK_WORD = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -522,15 +524,31 @@ def _bounded(word: str) -> str:
 
 def _list_label(memory: Memory, number: int) -> str | None:
     """The line that heads the list holding line `number`: the nearest line above that
-    is neither a list item, nor indented under one, nor blank between items."""
-    for at in range(number - 1, max(0, number - 1 - _TODO_LOOKBACK), -1):
-        row = memory.lines[at - 1]
-        if not row.strip():
-            continue
-        if _ITEM.match(row) or row[:1] in " \t":
-            continue
-        return row if len(row) <= 80 else None
-    return None
+    is neither a list item, nor indented under one, nor blank between items (within
+    `_TODO_LOOKBACK` lines; None when it is over 80 characters)."""
+    known = _LABELS.get(id(memory.lines))
+    if known is None or known[0] is not memory.lines:
+        if len(_LABELS) > 256:
+            _LABELS.clear()
+        known = _LABELS[id(memory.lines)] = (memory.lines, _list_labels(memory.lines))
+    return known[1][number - 1]
+
+
+# Each memory's list labels, computed once (by `id` of its lines, checked by identity).
+_LABELS: dict[int, tuple[tuple[str, ...], tuple[str | None, ...]]] = {}
+
+
+def _list_labels(lines: tuple[str, ...]) -> tuple[str | None, ...]:
+    """`_list_label` of every line, in one pass: the last line above that is not blank,
+    not an item and not indented."""
+    labels: list[str | None] = []
+    head: tuple[int, str] | None = None
+    for number, row in enumerate(lines, start=1):
+        near = head is not None and number - head[0] <= _TODO_LOOKBACK
+        labels.append(head[1] if head is not None and near and len(head[1]) <= 80 else None)
+        if row.strip() and not _ITEM.match(row) and row[:1] not in " \t":
+            head = (number, row)
+    return tuple(labels)
 
 
 def _table_header(memory: Memory, number: int) -> str | None:
