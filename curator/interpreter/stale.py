@@ -21,7 +21,7 @@ from curator import templates
 from curator.interpreter import narration
 from curator.interpreter.context import HISTORY_PENDING
 from curator.interpreter.write_dates import write_date
-from curator.models import Hit, Memory
+from curator.models import Edit, Fix, Hit, Memory
 
 if TYPE_CHECKING:
     from curator.interpreter.context import Context
@@ -203,6 +203,23 @@ def held_back(
     if any(c.sha.startswith(h) for c in commits for h in hexes):
         return "cites the commit"
     return narration.narrated(rules, memory, start, end)
+
+
+def rewrite_fix(memory: Memory, start: int, old: str, new: str, what: str) -> Fix:
+    """The safe fix that writes `new` over `old` at offset `start` of the memory (one line),
+    described as rewriting `what` (the reference as written) to what it becomes."""
+    line = memory.locate(start)[0]
+    text = memory.lines[line - 1]
+    column = start - memory.line_starts[line - 1]
+    rewritten = what[: len(what) - len(old)] + new if what.endswith(old) else new
+    return Fix(
+        kind="REPLACE",
+        path=memory.path,
+        base_sha256=memory.sha256,
+        edits=(Edit(line, line + 1, text[:column] + new + text[column + len(old) :] + "\n"),),
+        safe=True,
+        description=f"rewrite '{what}' to '{rewritten}' (line {line})",
+    )
 
 
 def hold(hit: Hit, reason: str) -> Hit:

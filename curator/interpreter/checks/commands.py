@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from curator.interpreter import narration, patterns, stale
-from curator.models import Edit, Fix, Hit, Memory
+from curator.models import Hit, Memory
 from curator.repo import manifests, references
 
 if TYPE_CHECKING:
@@ -155,24 +155,11 @@ def _hit(
     }
     kind = "renamed" if removal.renamed_to else "removed"
     detail = stale.evidence(ctx, rule, kind, values, memory)
-    fix = _rename_fix(memory, command, removal.renamed_to, line) if removal.renamed_to else None
+    fix = None
+    if removal.renamed_to:  # the target, the command's last word, gets the new name
+        at = command.start + len(command.text) - len(command.target)
+        fix = stale.rewrite_fix(memory, at, command.target, removal.renamed_to, command.text)
     return Hit(memory.path, line, column, end_line, end_column, detail=detail, fix=fix)
-
-
-def _rename_fix(memory: Memory, command: Command, new_name: str, line: int) -> Fix:
-    """Rewrite the command's target to the name the same commit gave its recipe."""
-    text = memory.lines[line - 1]
-    at = command.start + len(command.text) - len(command.target) - memory.line_starts[line - 1]
-    new = text[:at] + new_name + text[at + len(command.target) :]
-    rewritten = command.text[: -len(command.target)] + new_name
-    return Fix(
-        kind="REPLACE",
-        path=memory.path,
-        base_sha256=memory.sha256,
-        edits=(Edit(line, line + 1, new + "\n"),),
-        safe=True,
-        description=f"rewrite '{command.text}' to '{rewritten}' (line {line})",
-    )
 
 
 def _commands(rule: Rule, memory: Memory) -> Iterator[Command]:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from curator.git import git_output
 from curator.interpreter import narration, patterns, stale
 from curator.interpreter.checks import dates
-from curator.models import Edit, Fix, Hit, Memory
+from curator.models import Hit, Memory
 from curator.repo import references, tree
 from curator.store import discovery
 
@@ -388,7 +388,9 @@ def _hit(
         elif fate.event == "moved" and fate.target is not None:
             replacement = resolver.rewrite(candidate, memory, fate.path, fate.target)
             values.update(target=fate.target, replacement=replacement)
-            fix = _rewrite_fix(memory, candidate, replacement, line)
+            fix = stale.rewrite_fix(
+                memory, candidate.start, candidate.text, replacement, candidate.text
+            )
         if fate.last_path is not None:
             values["last_path"] = fate.last_path
     detail = stale.evidence(ctx, rule, kind, values, memory)
@@ -399,20 +401,6 @@ def _what(fate: PathFate) -> str:
     if fate.event == "moved":
         return f"moved to {fate.target} in {fate.commit.short}"
     return f"deleted in {fate.commit.short}"
-
-
-def _rewrite_fix(memory: Memory, candidate: Candidate, replacement: str, line: int) -> Fix:
-    text = memory.lines[line - 1]
-    column = candidate.start - memory.line_starts[line - 1]
-    new = text[:column] + replacement + text[column + len(candidate.text) :]
-    return Fix(
-        kind="REPLACE",
-        path=memory.path,
-        base_sha256=memory.sha256,
-        edits=(Edit(line, line + 1, new + "\n"),),
-        safe=True,
-        description=f"rewrite '{candidate.text}' to '{replacement}' (line {line})",
-    )
 
 
 def _held_back(
