@@ -1,5 +1,6 @@
 """The project is not trusted (test_git_safety.py): no program the repository's git
-configuration names runs when curator runs git there — filters, the fsmonitor hook and textconv, which git runs on the files it reads."""
+configuration names runs when curator runs git there. Here: filters, the fsmonitor hook
+and textconv, which git runs on the files it reads."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The project is not trusted (test_git_safety.py): no program the repository's git
-configuration names runs when curator runs git there — an external diff, a pager, hooks, aliases and gpg, which git starts around a command."""
+configuration names runs when curator runs git there. Here: an external diff, a pager,
+hooks, aliases and gpg, which git starts around a command."""
 
 from __future__ import annotations
 

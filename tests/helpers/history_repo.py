@@ -48,3 +48,14 @@ def commit(
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", message, day=day)
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+def recording_git(folder: Path) -> tuple[Path, dict[str, str]]:
+    """A `git` on PATH that writes each call's arguments down, then runs the real one:
+    (the file of calls, one a line; the environment that puts it first on PATH)."""
+    calls, wrapper = folder / "git-calls.txt", folder / "bin" / "git"
+    wrapper.parent.mkdir(parents=True)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True)
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {real.stdout.strip()} "$@"\n')
+    wrapper.chmod(0o755)
+    return calls, {"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}

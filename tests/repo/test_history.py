@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from curator.repo.history import open_index
 from tests.conftest import lint_json, memory
-from tests.helpers.history_repo import commit, git
+from tests.helpers.history_repo import commit, git, recording_git
 
 EXCLUDE = ("*.md",)
 
@@ -245,12 +244,7 @@ def test_what_a_commit_added_is_asked_of_git_once(tmp_path: Path, make_store, ru
     root = tmp_path / "repo"
     commit(root, "init", "2026-01-10", files={"src/billing.py": "class FlushQueue: ...\n"})
     commit(root, "queue rewrite", "2026-05-11", files={"src/billing.py": "class DrainQueue: ...\n"})
-    calls, wrapper = tmp_path / "git-calls.txt", tmp_path / "bin" / "git"
-    wrapper.parent.mkdir()
-    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True)
-    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {real.stdout.strip()} "$@"\n')
-    wrapper.chmod(0o755)
-    env = {"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
+    calls, env = recording_git(tmp_path)
     store = make_store({"project_code.md": memory("- `FlushQueue()` drains it\n")})
     messages, shows = [], []
     for _ in range(2):

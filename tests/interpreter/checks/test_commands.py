@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import lint_json, memory
-from tests.helpers.history_repo import commit
+from tests.helpers.history_repo import commit, recording_git
 
 MAKE_V1 = "setup:\n\tpip install -e .\n\ntest:\n\tpytest -q\n\nclean:\n\trm -rf build\n"
 # `setup` renamed to `bootstrap` (same recipe); `clean` removed; `test` kept.
@@ -175,12 +175,7 @@ def test_the_manifests_history_comes_from_the_history_index_pass(tmp_path, make_
     subprocess.run(["git", "-C", str(repo), "mv", "Makefile", "build.mk"], check=True)
     commit(repo, "make: one file", "2026-04-02", files={"build.mk": MAKE_V2 + "lint:\n\truff\n"})
     # Every git call the lint makes, through a `git` that writes its arguments down.
-    calls, wrapper = tmp_path / "git-calls.txt", tmp_path / "bin" / "git"
-    wrapper.parent.mkdir()
-    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True)
-    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {real.stdout.strip()} "$@"\n')
-    wrapper.chmod(0o755)
-    env = {"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
+    calls, env = recording_git(tmp_path)
     body = "Run `make setup`, `make clean` and `make lint`; the old `src/gone.py` is gone.\n"
     store = make_store({"project_build.md": memory(body)})
     args = ("--repo-root", str(repo), "--today", "2026-06-01")
