@@ -208,8 +208,7 @@ def index_entry_history(rule: Rule, ctx: Context, index: Memory, hit: Hit) -> bo
     listing = ctx.store.index
     if listing is None:
         return False
-    every = ctx.shared.get("store.all_memories") or ctx.store.memories
-    by_rel = {m.rel: m for m in every}
+    by_rel = _memories_by_rel(ctx)
     return any(
         entry.line == hit.line and rel in by_rel and is_journal(rule, by_rel[rel])
         for entry, rel, _ in listing.resolved
@@ -225,15 +224,26 @@ def note_linked_memory(ctx: Context, hit: Hit, text: str) -> Hit:
     return hit
 
 
+def _memories_by_rel(ctx: Context) -> dict[str, Memory]:
+    """Every memory of the store by its name, built once a run (a re-run part sees all)."""
+    every = ctx.shared.get("store.all_memories") or ctx.store.memories
+    known = ctx.shared.get(_BY_REL)
+    if known is None or known[0] is not every:
+        known = ctx.shared[_BY_REL] = (every, {m.rel: m for m in every})
+    return known[1]
+
+
+_BY_REL = "dates.memories_by_rel"
+
+
 def linked_line(ctx: Context, line: int, text: str) -> str | None:
     """Where (`rel:line`) a memory that MEMORY.md's line `line` links writes `text`."""
     index = ctx.store.index
     if index is None or not text:
         return None
-    every = ctx.shared.get("store.all_memories") or ctx.store.memories  # a re-run part sees all
-    by_rel = {m.rel: m for m in every}
+    by_rel = _memories_by_rel(ctx)
     for entry, rel, _ in index.resolved:
-        memory = by_rel.get(rel)
+        memory = by_rel.get(rel) if rel is not None else None
         if entry.line == line and memory is not None and text in memory.text:
             return f"{rel}:{memory.locate(memory.text.index(text))[0]}"
     return None
