@@ -38,7 +38,7 @@ from typing import IO
 from curator.git import bound, git_ok, git_output, stream
 from curator.hashing import sha256_text
 
-VERSION = "4"
+VERSION = "5"
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 # A removed line that defines a name (def, class, function, const, an assignment, a
 # method, a key): evidence that the repository's own code had it, not only called it.
@@ -51,6 +51,8 @@ _DEFINITION = re.compile(
     rb"|^-\s*(?:(?:async|static|get|set|public|private|protected)\s+)*([A-Za-z_]\w*)\s*"
     rb"\([^)\n]*\)\s*(?::[^{\n]*)?\{"
     rb"|^-\s*([A-Za-z_]\w*)\s*:\s"
+    rb"|^-\s*(?!(?:return|await|yield|new|throw|case|else)\b)"
+    rb"(?:[A-Za-z_][\w<>\[\]*&:,?]*\s+)+([A-Za-z_]\w*)\s*\([^)\n]*\)\s*(?:async\s*)?=>"
     rb"|^-\s*(?!(?:return|if|while|for|else|await|yield|new|throw|case|delete|typeof|sizeof"
     rb"|echo|print|not|and|or|in|is)\b)(?:[A-Za-z_][\w<>\[\]*&:,]*\s+)+\**([A-Za-z_]\w*)"
     rb"\s*\([^;\n]*$",

@@ -50,6 +50,9 @@ PARAMS: dict[str, Any] = {
     "max_rename_lookups": 20,
     "comment_syntax": [],
     "doc_files": [],
+    # Shapes of a name read in prose, outside code spans (`feedMainId 800001`): whole
+    # words no path, host or address continues. Empty: code spans only.
+    "prose_names": [],
     **stale.PARAMS,
 }
 # Ranges narrower than the rule loader's default (`rulebook.PARAM_RANGE`), both ends included.
@@ -84,6 +87,7 @@ class Symbol:
     word: str  # what is searched for
     start: int
     qualifiers: tuple[str, ...] = ()  # `Game` of `Game.loadColliders`: searched too
+    prose: bool = False  # read outside a code span: never counted as unknown
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -174,7 +178,11 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
             if stale_name is None:
                 if symbol.word in present:
                     out.resolved += 1
-                elif symbol.word not in removals and symbol.text not in out.unknown:
+                elif (
+                    not symbol.prose
+                    and symbol.word not in removals
+                    and symbol.text not in out.unknown
+                ):
                     out.unknown.append(symbol.text)
                 continue
             removal = removals[stale_name]
@@ -321,7 +329,9 @@ class _Renames:
 def _symbols(rule: Rule, memory: Memory) -> Iterator[Symbol]:
     params = rule.params
     exclude = set(params["exclude"]) | set(params["platform_names"])
-    for ref in references.scan(memory, params["skip_fenced"]).code:
+    scanned = references.scan(memory, params["skip_fenced"])
+    yield from _prose_symbols(rule, exclude, scanned.prose)
+    for ref in scanned.code:
         text = _CALL.sub("", ref.text)
         symbol = _symbol(rule, exclude, text, ref.start)
         if symbol is not None:
@@ -335,6 +345,27 @@ def _symbols(rule: Rule, memory: Memory) -> Iterator[Symbol]:
                 offset += len(part) + 1
             if len(parts) > 1 and all(listed):
                 yield from (s for s in listed if s is not None)
+
+
+# A word of prose: not inside a path, a host, an address or a longer token.
+_PROSE_WORD = re.compile(r"(?<![\w./@:\\$%#<>=~-])[A-Za-z_]\w*(?![\w/@\\$%<>=~-]|[.:]\w)")
+
+
+def _prose_symbols(
+    rule: Rule, exclude: set[str], prose: tuple[references.Ref, ...]
+) -> Iterator[Symbol]:
+    """Names of the `prose_names` shapes written outside code spans: `feedMainId 800001`."""
+    shapes = [patterns.compile_pattern(p) for p in rule.params["prose_names"]]
+    if not shapes:
+        return
+    least = rule.params["min_length"]
+    for ref in prose:
+        for match in _PROSE_WORD.finditer(ref.text):
+            word = match.group(0)
+            if len(word) < least or word in exclude or word.lower() in exclude:
+                continue
+            if any(shape.fullmatch(word) for shape in shapes):
+                yield Symbol(word, word, ref.start + match.start(), prose=True)
 
 
 def _symbol(rule: Rule, exclude: set[str], text: str, start: int) -> Symbol | None:

@@ -263,3 +263,32 @@ def test_a_three_character_name_the_code_lost_is_reported(tmp_path, make_store, 
     hits = [d for d in run.json() if d["code"] == "CUR202"]
     assert [(d["detail"]["symbol"], d["detail"]["searched"]) for d in hits] == [("jobs.Job", "Job")]
     assert hits[0]["detail"]["file_was"] == "src/jobs.py"
+
+
+def test_a_lower_camel_name_in_prose_is_checked_like_a_code_span(tmp_path, make_store, run_curator):
+    """Owners write constants in prose ("main alert (feedMainId 800001)"). Only the
+    lowerCamelCase shape is read there: snake_case in prose is as often someone else's
+    field ("user_id 919061490"), and a sentence that says the name went is held back."""
+    repo = tmp_path / "repo"
+    old = (
+        "class Alerts {\n  static const feedMainId = 800001;\n  static const user_id = 7;\n"
+        "  static const packageRefs = 1;\n}\n"
+    )
+    new = (
+        "class Alerts {\n  static const _feedMainBase = 800000;\n"
+        "  static int feedMainIdFor(int slot) => _feedMainBase + slot;\n}\n"
+    )
+    commit(repo, "init", "2026-01-10", files={"lib/alerts.dart": old})
+    commit(repo, "alerts per slot", "2026-05-11", files={"lib/alerts.dart": new})
+    body = (
+        "Main alert (feedMainId 800001) fires first.\n"
+        "The bot writes to user_id 919061490.\n"
+        "Proje daha önce packageRefs ile derleniyordu.\n"
+        "See lib/feedMainId/readme and https://example.com/feedMainId for more.\n"
+    )
+    store = make_store({"project_alerts.md": memory(body, extra="modified: 2026-06-02")})
+    run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo.resolve()))
+    text = (store / "project_alerts.md").read_text()
+    assert found(run, "CUR202") == [("project_alerts.md", *locate(text, "feedMainId"), "feedMainId")]
+    message = run.json()[0]["message"]
+    assert "until " in message and "renamed to 'feedMainIdFor'?" in message
