@@ -52,7 +52,7 @@ def leaf(x: float, y: float) -> float:
 
 
 def blend(under: Color, over: Color, alpha: float) -> Color:
-    r, g, b = (round(u + (o - u) * alpha) for u, o in zip(under, over))
+    r, g, b = (round(u + (o - u) * alpha) for u, o in zip(under, over, strict=True))
     return r, g, b
 
 

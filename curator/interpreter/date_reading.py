@@ -96,6 +96,23 @@ def _read(
     return _day_of(year, month, day)
 
 
+def period_start(groups: Mapping[str, str | None], end: date) -> date:
+    """The first day of the period a match names, given its last day (`read_date`): the
+    day itself for a day, the 1st for a month, the term's, quarter's or half's first day;
+    a part of a month (`上旬`, `末`) from the 1st, 11th or 21st."""
+    if groups.get("term"):
+        return date(end.year, 4, 1) if end.month == 9 else date(end.year - 1, 10, 1)
+    if groups.get("quarter"):
+        return date(end.year, end.month - 2, 1)
+    if groups.get("half"):
+        return date(end.year, end.month - 5, 1)
+    if groups.get("day") or groups.get("first"):
+        return end
+    if groups.get("part"):
+        return end.replace(day=1 if end.day <= 10 else 11 if end.day <= 20 else 21)
+    return end.replace(day=1)
+
+
 def _month_and_day(
     groups: Mapping[str, str | None],
     months: Mapping[str, int],

@@ -29,6 +29,7 @@ EARLIEST = date(1970, 1, 1)
 _DATE_LIKE = re.compile(r"^\s*[+-]?\d{1,6}-\d{1,2}-\d{1,2}")
 _SHARED_DATES = "write_dates.memories"
 _SHARED_COMMITS = "write_dates.commits"
+_SHARED_LAST = "write_dates.last"
 
 
 class WriteDate(NamedTuple):
@@ -61,6 +62,19 @@ def write_date(ctx: Context, memory: Memory) -> WriteDate:
         if found is None:
             found = WriteDate(_mtime_day(memory.mtime, ctx.today), "mtime")
         known[memory.rel] = found
+    return found
+
+
+def last_write(ctx: Context, memory: Memory) -> WriteDate:
+    """The latest day any witness gives for the memory's write: its frontmatter date, and
+    its last commit when tracked and unchanged, else its mtime. Nothing in the text was
+    written after it, so a date past it looked ahead."""
+    known: dict[str, WriteDate] = ctx.shared.setdefault(_SHARED_LAST, {})
+    found = known.get(memory.rel)
+    if found is None:
+        front = _from_frontmatter(memory, ctx.today)
+        file = _from_git(ctx, memory) or WriteDate(_mtime_day(memory.mtime, ctx.today), "mtime")
+        found = known[memory.rel] = front if front is not None and front.day > file.day else file
     return found
 
 

@@ -25,7 +25,7 @@ from curator.interpreter import date_reading, patterns
 from curator.interpreter.date_reading import DAY_FIRST, MONTH_FIRST, NEEDS_PARSER
 from curator.interpreter.date_words import Vocabulary, Word, vocabulary
 from curator.interpreter.pattern_scan import Found, MemoryMatches, scan
-from curator.interpreter.write_dates import WriteDate, write_date
+from curator.interpreter.write_dates import WriteDate, last_write, write_date
 from curator.models import Hit, Memory, Severity
 
 if TYPE_CHECKING:
@@ -58,6 +58,10 @@ PARAMS: dict[str, Any] = {
     # Sayings that hold a date word and name no date ("jam tomorrow").
     "idioms": [],
     "anchor_chars": 24,
+    # A date at least this many days after every witness of the memory's write (its
+    # frontmatter date, its last commit or mtime) looked ahead when it was written, with
+    # or without a word saying so. None: only words make a plan.
+    "ahead_days": None,
     # An open item of a to-do list is a plan: a list headed by one of these labels
     # ("**To-dos:**", "## Next steps"), or a `- [ ]` checkbox; an item with a done mark
     # is history.
@@ -253,7 +257,10 @@ def memo_basis(rule: Rule, ctx: Context, memory: Memory) -> str:
     """What a memory's hits depend on besides its own text: the store's day/month order and
     the memory's write date. Called on the whole store before any memo lookup."""
     written = write_date(ctx, memory)
-    return f"{_store_order(rule, ctx)}|{written.day.isoformat()}|{written.source}"
+    basis = f"{_store_order(rule, ctx)}|{written.day.isoformat()}|{written.source}"
+    if rule.params["ahead_days"] is not None:  # a date past the last write is a plan
+        basis += f"|{last_write(ctx, memory).day.isoformat()}"
+    return basis
 
 
 def _setup(rule: Rule, ctx: Context) -> Setup:
@@ -395,6 +402,10 @@ def _check_memory(
             intent = _table_intent(setup.vocabulary, memory, number, line, start, end)
         if intent is None and not relative and not offset:
             intent = _todo_intent(rule, memory, number, line, start, end)
+        ahead = None
+        if intent is None and not relative and not offset and isinstance(when, date):
+            ahead = _ahead(rule, ctx, setup, memory, lines, (number, start, end), groups, when)
+            intent = Intent("plan", line[start:end], start, end) if ahead else None
         if intent is None:
             continue
         if when is NEEDS_PARSER:
@@ -405,7 +416,44 @@ def _check_memory(
         counted = "relative to" if relative or offset else ""
         if not counted and _YEAR.search(line, start, end) is None and not _has(groups, "term"):
             counted = "the first after"  # no year written: counted from the write date
-        yield _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
+        hit = _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
+        if ahead is not None:  # the date is the evidence: say when it was ahead of
+            said = str(hit.detail["evidence"])
+            known = "" if said == f"read as {hit.detail['date']}" else f"{said}; "
+            hit.detail["evidence"] = f"{known}ahead of the memory's last write, {ahead.label}"
+        yield hit
+
+
+def _ahead(
+    rule: Rule,
+    ctx: Context,
+    setup: Setup,
+    memory: Memory,
+    lines: _LineMarks,
+    where: tuple[int, int, int],
+    groups: dict[str, str | None],
+    when: date,
+) -> WriteDate | None:
+    """The last write of the memory, when this date lay ahead of it: a plan by itself.
+
+    Only a date with its year (one without is read as the first after the write date,
+    ahead by construction), counted from its period's first day ("March 2026" written
+    on 2026-03-10 is not ahead), with no listed word in its clause (a history word
+    makes it history; any other word is `_judge`'s)."""
+    days = rule.params["ahead_days"]
+    number, start, end = where
+    line = memory.lines[number - 1]
+    if days is None or (_YEAR.search(line, start, end) is None and not _has(groups, "term")):
+        return None
+    if lines.inside(number, "`", start) or lines.inside(number, "~~", start):
+        return None
+    if rule.params["skip_quoted"] and lines.quoted(number, start):
+        return None
+    lo, hi = _clause(line, start, end, rule.params["window_chars"])
+    if setup.vocabulary.find(line, lo, hi):
+        return None
+    last = last_write(ctx, memory)
+    return last if (date_reading.period_start(groups, when) - last.day).days >= days else None
 
 
 def _idiom(rule: Rule, line: str, start: int, end: int) -> bool:

@@ -474,3 +474,60 @@ def test_a_modified_date_of_tomorrow_is_a_write_date(make_store, run_curator, mo
     run = lint_json(run_curator, store, "CUR001,CUR102", "--today", TODAY)
     assert "Traceback" not in run.stderr
     assert sorted(d["code"] for d in run.json()) == codes
+
+
+# -- A date ahead of the memory's last write ------------------------------------------------
+
+AHEAD_BODY = (
+    "Rückflug 20.06.2026, Hinflug LH 6002.\n"  # ahead of every write: a plan by itself
+    "Sprint review 2026-04-25 with the team.\n"  # ahead of `modified`, not of the commit
+    "Auth fix of April 2026 and the token scope.\n"  # a month that had begun
+    "Conference call 2026-04-28 about the budget.\n"  # a day after: time zones, not a plan
+    "Migrated the store 2026-06-01.\n"  # a history word: history
+)
+
+
+def test_a_date_ahead_of_the_memorys_last_write_is_a_plan(tmp_path: Path, run_curator):
+    """The last write is the latest of the frontmatter date, the last commit and (for a
+    file git does not vouch for) the mtime: a dated line past it looked ahead."""
+    text = memory(AHEAD_BODY, extra="modified: 2026-04-20")
+    repo = write_files(tmp_path / "dotfiles", {"memory/project_trip.md": text})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "memories", "2026-04-27")
+    run = lint_json(run_curator, repo / "memory", "CUR101", "--today", "2026-12-02")
+    assert [(d["location"]["row"], d["message"]) for d in run.json()] == [
+        (
+            text.splitlines().index(AHEAD_BODY.splitlines()[0]) + 1,
+            "Planned date '20.06.2026' is 165 days past ('20.06.2026' read as 2026-06-20; "
+            "ahead of the memory's last write, the commit of 2026-04-27)",
+        )
+    ]
+    assert run.json()[0]["severity"] == "info"
+    # A copy git does not vouch for was written when its mtime says: today, ahead of nothing.
+    copy = shutil.copytree(repo / "memory", tmp_path / "copy" / "memory")
+    assert lint_json(run_curator, copy, "CUR101", "--today", "2026-12-02").json() == []
+
+
+def test_a_commit_that_moves_the_last_write_invalidates_cached_date_hits(tmp_path: Path):
+    """The frontmatter date (the write date) stays; the commit moves the last write back
+    to before the trip, and the cached answer of the untracked file must not be reused."""
+    text = memory(AHEAD_BODY, extra="modified: 2026-04-20")
+    repo = write_files(tmp_path / "dotfiles", {"memory/project_trip.md": text})
+    git(repo, "init", "-q", "-b", "main")
+    store = repo / "memory"
+    rules = [r for r in load_rules() if r.code == "CUR101"]
+
+    def run(memo: MemoryMemo) -> list[str]:
+        ctx = Context(store=read_store(store), config=Config(), today=date(2026, 12, 2))
+        found = run_checks(ctx, rules, rules, None, None, memo)
+        memo.save()
+        return [d.message for d in found]
+
+    memo_dir = tmp_path / "cache"
+    assert run(MemoryMemo(memo_dir, "k")) == []  # untracked: last written today (its mtime)
+    mtime = (store / "project_trip.md").stat().st_mtime
+    commit(repo, "memories", "2026-04-27")
+    os.utime(store / "project_trip.md", (mtime, mtime))
+    assert [m.split(" (")[0] for m in run(MemoryMemo(memo_dir, "k"))] == [
+        "Planned date '20.06.2026' is 165 days past"
+    ]

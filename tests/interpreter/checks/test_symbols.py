@@ -289,6 +289,8 @@ def test_a_lower_camel_name_in_prose_is_checked_like_a_code_span(tmp_path, make_
     store = make_store({"project_alerts.md": memory(body, extra="modified: 2026-06-02")})
     run = lint_json(run_curator, store, "CUR202", "--repo-root", str(repo.resolve()))
     text = (store / "project_alerts.md").read_text()
-    assert found(run, "CUR202") == [("project_alerts.md", *locate(text, "feedMainId"), "feedMainId")]
+    assert found(run, "CUR202") == [
+        ("project_alerts.md", *locate(text, "feedMainId"), "feedMainId")
+    ]
     message = run.json()[0]["message"]
     assert "until " in message and "renamed to 'feedMainIdFor'?" in message
