@@ -17,7 +17,7 @@ import bisect
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -62,6 +62,11 @@ PARAMS: dict[str, Any] = {
     # frontmatter date, its last commit or mtime) looked ahead when it was written, with
     # or without a word saying so. None: only words make a plan.
     "ahead_days": None,
+    # A length beside a dated line ("2026-05-08 … 約1ヶ月の検証"): a period from the date.
+    # Patterns with groups `count` and `unit`; `duration_units` maps each unit word (lower
+    # case) to days, weeks or months. A period still running at the last write is a plan.
+    "duration_patterns": [],
+    "duration_units": {},
     # An open item of a to-do list is a plan: a list headed by one of these labels
     # ("**To-dos:**", "## Next steps"), or a `- [ ]` checkbox; an item with a done mark
     # is history.
@@ -81,7 +86,7 @@ DETAIL: dict[str, dict[str, str]] = {
         "matched_phrase": "the phrase that says it is a deadline or a plan",
         "intent": "deadline, plan_after or just_before",
         "intent_word": "the word that says so",
-        "intent_label": "Deadline or Planned date",
+        "intent_label": "Deadline, Planned date, or Planned period (a date and a length)",
         "days_past": "days since the date, from today",
         "written": "the memory's write date (YYYY-MM-DD)",
         "written_source": "where that date comes from",
@@ -138,6 +143,8 @@ class Setup:
     tables: date_reading.Tables
     months: Mapping[str, int]
     languages: tuple[str, ...]
+    durations: tuple[Any, ...] = ()
+    units: Mapping[str, str] = field(default_factory=dict)
 
 
 # MEMORY.md is read too (`read_index`): the engine's per-memory memo leaves it out.
@@ -279,6 +286,12 @@ def _setup(rule: Rule, ctx: Context) -> Setup:
             ),
             months=months,
             languages=tuple(params["dateparser_languages"]),
+            durations=tuple(patterns.compile_pattern(p) for p in params["duration_patterns"]),
+            units={
+                _key(word): unit
+                for unit, words in params["duration_units"].items()
+                for word in words
+            },
         )
         ctx.shared[key] = setup
     return setup
@@ -365,6 +378,7 @@ def _check_memory(
     lines = _LineMarks(memory)
     fenced = memory.fenced_lines
     starts = {c.start for c in candidates}
+    ordered = sorted(starts)
     for candidate in candidates:
         number, column = memory.locate(candidate.start)
         if number in fenced:
@@ -402,10 +416,27 @@ def _check_memory(
             intent = _table_intent(setup.vocabulary, memory, number, line, start, end)
         if intent is None and not relative and not offset:
             intent = _todo_intent(rule, memory, number, line, start, end)
-        ahead = None
+        ahead = period = None
         if intent is None and not relative and not offset and isinstance(when, date):
-            ahead = _ahead(rule, ctx, setup, memory, lines, (number, start, end), groups, when)
-            intent = Intent("plan", line[start:end], start, end) if ahead else None
+            where = (number, start, end)
+            ahead = _ahead(rule, ctx, setup, memory, lines, where, groups, when)
+            if ahead is None:
+                base = candidate.start - start  # other dates of the line, in its offsets
+                lo = bisect.bisect_left(ordered, base)
+                hi = bisect.bisect_left(ordered, base + len(line))
+                others = [o - base for o in ordered[lo:hi] if o != candidate.start]
+                window = rule.params["window_chars"]
+                period = _period(setup, line, (start, end), others, when, window)
+                if period is not None and (ctx.today - period[0]).days > grace:
+                    ahead = _ahead(rule, ctx, setup, memory, lines, where, groups, period[0],
+                                   running=True)  # fmt: skip
+            if ahead is not None and period is not None:
+                ends, span = period
+                intent = Intent("plan", line[span[0] : span[1]], min(start, span[0]),
+                                max(end, span[1]))  # fmt: skip
+                when = ends
+            elif ahead is not None:
+                intent = Intent("plan", line[start:end], start, end)
         if intent is None:
             continue
         if when is NEEDS_PARSER:
@@ -419,8 +450,14 @@ def _check_memory(
         hit = _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
         if ahead is not None:  # the date is the evidence: say when it was ahead of
             said = str(hit.detail["evidence"])
+            last = "ahead of"
+            if period is not None:  # "2026-05-08 … 約1ヶ月": one period, named by its end
+                pair = sorted(((start, line[start:end]), (period[1][0], intent.word)))
+                hit.detail["matched_phrase"] = f"{pair[0][1]} … {pair[1][1]}"
+                hit.detail["intent_label"] = "Planned period"
+                said, last = f"ends {when.isoformat()}", "still running at"
             known = "" if said == f"read as {hit.detail['date']}" else f"{said}; "
-            hit.detail["evidence"] = f"{known}ahead of the memory's last write, {ahead.label}"
+            hit.detail["evidence"] = f"{known}{last} the memory's last write, {ahead.label}"
         yield hit
 
 
@@ -433,8 +470,10 @@ def _ahead(
     where: tuple[int, int, int],
     groups: dict[str, str | None],
     when: date,
+    running: bool = False,
 ) -> WriteDate | None:
-    """The last write of the memory, when this date lay ahead of it: a plan by itself.
+    """The last write of the memory, when this date lay ahead of it: a plan by itself;
+    with `running`, when `when` (a dated period's end) came after it.
 
     Only a date with its year (one without is read as the first after the write date,
     ahead by construction), counted from its period's first day ("March 2026" written
@@ -453,7 +492,50 @@ def _ahead(
     if setup.vocabulary.find(line, lo, hi):
         return None
     last = last_write(ctx, memory)
-    return last if (date_reading.period_start(groups, when) - last.day).days >= days else None
+    first = when if running else date_reading.period_start(groups, when)
+    return last if (first - last.day).days >= days else None
+
+
+def _period(
+    setup: Setup,
+    line: str,
+    span: tuple[int, int],
+    others: list[int],
+    when: date,
+    window: int,
+) -> tuple[date, tuple[int, int]] | None:
+    """The end of the period a length beside the date gives ("2026-05-08 … 約1ヶ月"), and
+    where the length is written: the nearest length in the date's clause with no other
+    date between them."""
+    if not setup.durations:
+        return None
+    start, end = span
+    lo, hi = _clause(line, start, end, window)
+    best: tuple[int, date, tuple[int, int]] | None = None
+    for pattern in setup.durations:
+        for match in pattern.finditer(line, lo, hi):
+            at, stop = match.span()
+            if at < end and start < stop:
+                continue
+            between = (end, at) if at >= end else (stop, start)
+            if any(between[0] <= o < between[1] for o in others):
+                continue  # another date owns it
+            unit = setup.units.get(_key(match.group("unit")))
+            count = _COUNTS.get(match.group("count").lower()) or int(match.group("count"))
+            if unit is None:
+                continue
+            ends = (
+                date_reading.add_months(when, count)
+                if unit == "months"
+                else when + timedelta(days=count * (7 if unit == "weeks" else 1))
+            )
+            distance = between[1] - between[0]
+            if best is None or distance < best[0]:
+                best = (distance, ends, (at, stop))
+    return (best[1], best[2]) if best is not None else None
+
+
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a": 1, "an": 1}
 
 
 def _idiom(rule: Rule, line: str, start: int, end: int) -> bool:

@@ -531,3 +531,36 @@ def test_a_commit_that_moves_the_last_write_invalidates_cached_date_hits(tmp_pat
     assert [m.split(" (")[0] for m in run(MemoryMemo(memo_dir, "k"))] == [
         "Planned date '20.06.2026' is 165 days past"
     ]
+
+
+PERIOD_BODY = (
+    "2026-05-08 石垣島で約1ヶ月のPSF検証を並走\n"  # a period still running at the last write
+    "PSF検証期間は約1ヶ月（推論：2026-05-08着手→週次レビュー）\n"  # the length first, no space
+    "Pilot for 6 weeks from 2026-03-02 with the support team.\n"  # over before the last write
+    "Release 2026-05-08; keep the cache for 30 days.\n"  # another clause: not its length
+    "Kickoff 2026-04-30, then 2026-05-06 for 2 weeks of onboarding.\n"  # the nearer date's
+)
+
+
+def test_a_dated_period_still_running_at_the_last_write_is_a_plan(tmp_path: Path, run_curator):
+    text = memory(PERIOD_BODY)
+    repo = write_files(tmp_path / "dotfiles", {"memory/project_psf.md": text})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "memories", "2026-05-11")
+    run = lint_json(run_curator, repo / "memory", "CUR101", "--today", "2026-12-02")
+    first = text.splitlines().index(PERIOD_BODY.splitlines()[0]) + 1
+    last = "still running at the memory's last write, the commit of 2026-05-11"
+    assert [(d["location"]["row"], d["message"]) for d in run.json()] == [
+        (
+            first,
+            f"Planned period '2026-05-08 … 約1ヶ月' is 177 days past (ends 2026-06-08; {last})",
+        ),
+        (
+            first + 1,
+            f"Planned period '約1ヶ月 … 2026-05-08' is 177 days past (ends 2026-06-08; {last})",
+        ),
+        (
+            first + 4,
+            f"Planned period '2026-05-06 … for 2 weeks' is 196 days past (ends 2026-05-20; {last})",
+        ),
+    ]
