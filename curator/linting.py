@@ -187,7 +187,9 @@ Caches: TypeAlias = "ResultCache | Callable[[Target], ResultCache]"
 # Checks whose results `curator lint` never takes from its cache: they depend on more than
 # the store, the rules, the day and the repository's state (transcripts, a model), or
 # report more than diagnostics (notes, references held back as right as written).
-LINT_VOLATILE = frozenset({"usage", "paths", "symbols", "commands", "mismatch", "pairs", "llm"})
+LINT_VOLATILE = frozenset(
+    {"usage", "paths", "symbols", "commands", "plans", "mismatch", "pairs", "llm"}
+)
 
 
 def lint_volatile(rule: Rule, config: Config) -> bool:

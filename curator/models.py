@@ -185,6 +185,7 @@ class RuleTest:
     # {date, message, files: {path: text}, delete: [path], rename: {old: new}}.
     history: tuple[dict[str, Any], ...] = ()
     llm_answers: tuple[Any, ...] = ()  # canned model answers for an llm-tier rule's case
+    written: date | None = None  # the store files' mtime (noon UTC that day), else now
 
 
 @dataclass(frozen=True)

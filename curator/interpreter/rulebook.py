@@ -44,7 +44,8 @@ KEYS = {
 REQUIRED = ("code", "name", "check", "severity", "summary", "message", "docs")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*[0-9]{3}$")
 TEST_KEYS = {
-    "name", "files", "expect", "today", "params", "repo", "history", "config", "llm_answers"
+    "name", "files", "expect", "today", "params", "repo", "history", "config", "llm_answers",
+    "written",
 }  # fmt: skip
 COMMIT_KEYS = {"date", "message", "files", "delete", "rename"}
 EXPECT_KEYS = {"code", "file", "line", "column", "message", "severity"}
@@ -296,6 +297,9 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
         today = case.get("today")
         if today is not None and not isinstance(today, date):
             raise fail("today must be a date like 2026-06-01", where)
+        written = case.get("written")
+        if written is not None and not isinstance(written, date):
+            raise fail("written must be a date like 2026-04-20 (the store files' mtime)", where)
         history = case.get("history", [])
         if not isinstance(history, list) or not all(
             isinstance(c, dict) and set(c) <= COMMIT_KEYS and isinstance(c.get("date"), date)
@@ -316,6 +320,7 @@ def _tests(raw: list[Any], lines: dict[str, int], fail: Any) -> list[RuleTest]:
                 config=config,
                 line=lines.get(where, 1),
                 llm_answers=tuple(answers),
+                written=written,
             )
         )
     return tests

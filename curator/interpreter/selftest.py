@@ -4,9 +4,10 @@ the whole rule set, and compare the rule's own diagnostics with `expect`."""
 from __future__ import annotations
 
 import copy
+import os
 import tempfile
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -101,6 +102,8 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
         repo_root = root / "repo" if case.repo is not None or case.history else None
         try:
             _write(store_root, case.files)
+            if case.written is not None:
+                _age(store_root, case.written)
             if repo_root is not None:
                 repo_root.mkdir()
                 _write(repo_root, dict(case.repo or {}))
@@ -130,6 +133,14 @@ def run_case(rule: Rule, case: RuleTest, rules: list[Rule]) -> CaseResult:
                 unmatched.remove(hit)
         failures.extend(f"unexpected: {_describe(d, store_root)}" for d in unmatched)
     return CaseResult(rule, case, tuple(failures))
+
+
+def _age(root: Path, day: date) -> None:
+    """Every file under `root` last written at noon UTC on `day` (its mtime)."""
+    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc).timestamp()
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (when, when))
 
 
 def _commit_history(repo: Path, commits: tuple[dict[str, Any], ...]) -> None:

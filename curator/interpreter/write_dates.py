@@ -78,6 +78,13 @@ def last_write(ctx: Context, memory: Memory) -> WriteDate:
     return found
 
 
+def committed(ctx: Context, memory: Memory) -> date | None:
+    """The day of the file's last commit when git vouches for it (tracked, unchanged
+    since); None otherwise."""
+    found = _from_git(ctx, memory)
+    return found.day if found is not None else None
+
+
 def _mtime_day(mtime: float, today: date) -> date:
     try:
         return datetime.fromtimestamp(mtime).date()

@@ -24,7 +24,7 @@ from curator.store import discovery
 CONFIGURED_BY_PROJECT = frozenset({"memory_store", "autoMemoryDirectory"})
 
 # Checks that resolve memory text against a repository's files; skipped without one.
-REPOSITORY_CHECKS = frozenset({"paths", "symbols", "commands", "mismatch"})
+REPOSITORY_CHECKS = frozenset({"paths", "symbols", "commands", "plans", "mismatch"})
 
 
 class RepoChoice(NamedTuple):

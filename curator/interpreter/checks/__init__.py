@@ -38,6 +38,7 @@ CHECKS: dict[str, str] = {
     "paths": "curator.interpreter.checks.paths",
     "symbols": "curator.interpreter.checks.symbols",
     "commands": "curator.interpreter.checks.commands",
+    "plans": "curator.interpreter.checks.plans",
     "mismatch": "curator.interpreter.checks.mismatch",
     "urls": "curator.interpreter.checks.urls",
     "usage": "curator.interpreter.checks.usage",

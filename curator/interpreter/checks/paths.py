@@ -175,7 +175,7 @@ def _checkout(ctx: Context, root: Path) -> str | None:
     store = ctx.store.root.resolve()
     slug = mapping.store_slug(store)
     if slug is None:
-        return None
+        return _named_checkout(ctx, store, root.resolve())
     try:
         siblings = sorted(p.name for p in store.parent.parent.iterdir() if p.name != slug)
     except OSError:
@@ -188,6 +188,24 @@ def _checkout(ctx: Context, root: Path) -> str | None:
         found = mapping.dotfiles_checkout(sibling, name, ctx.config, holder=repo)
         if found is not None and found[1] is not None:
             return found[1]
+    return None
+
+
+def _named_checkout(ctx: Context, store: Path, repo: Path) -> str | None:
+    """The checkout a memory names by naming the store's own folder in it: a store at
+    `claude/memory` of the repository, and a memory that says "`~/dotfiles/claude/memory/`
+    is the single source of truth", put the checkout at `~/dotfiles`."""
+    if not store.is_relative_to(repo) or store == repo:
+        return None
+    own = re.compile(r"~/((?:[^\s/`'\"()<>]+/)+?)" + re.escape(store.relative_to(repo).as_posix()))
+    texts = [m.text for m in ctx.store.memories]
+    if ctx.store.index is not None:
+        texts.append(ctx.store.index.text)
+    for text in texts:
+        for match in own.finditer(text):
+            end = match.end()
+            if end == len(text) or not (text[end].isalnum() or text[end] in "_.-"):
+                return discovery.project_slug("/" + match.group(1).rstrip("/"))
     return None
 
 
