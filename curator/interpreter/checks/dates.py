@@ -375,6 +375,14 @@ def _check_memory(
         return  # session_2026-05-28.md is the record of that day: its dates are history
     grace = rule.params["grace_days"]
     written = write_date(ctx, memory)
+    # A date ahead of the last write can be past grace only if the last write is older
+    # than that: most memories (written lately) are spared the look.
+    ahead_days = rule.params["ahead_days"]
+    last: WriteDate | None = None
+    if ahead_days is not None:
+        last = last_write(ctx, memory)
+        if (ctx.today - last.day).days <= grace + ahead_days:
+            last = None
     lines = _LineMarks(memory)
     fenced = memory.fenced_lines
     starts = {c.start for c in candidates}
@@ -417,19 +425,29 @@ def _check_memory(
         if intent is None and not relative and not offset:
             intent = _todo_intent(rule, memory, number, line, start, end)
         ahead = period = None
-        if intent is None and not relative and not offset and isinstance(when, date):
-            where = (number, start, end)
-            ahead = _ahead(rule, ctx, setup, memory, lines, where, groups, when)
-            if ahead is None:
-                base = candidate.start - start  # other dates of the line, in its offsets
-                lo = bisect.bisect_left(ordered, base)
-                hi = bisect.bisect_left(ordered, base + len(line))
-                others = [o - base for o in ordered[lo:hi] if o != candidate.start]
-                window = rule.params["window_chars"]
-                period = _period(setup, line, (start, end), others, when, window)
-                if period is not None and (ctx.today - period[0]).days > grace:
-                    ahead = _ahead(rule, ctx, setup, memory, lines, where, groups, period[0],
-                                   running=True)  # fmt: skip
+        if intent is None and last is not None and not relative and not offset:
+            # A date with its year, ahead of the last write; or one whose length beside
+            # it ran past the last write ("2026-05-08 … 約1ヶ月"): a plan by itself.
+            if isinstance(when, date) and (_YEAR.search(line, start, end) or _has(groups, "term")):
+                where = (number, start, end)
+                if (date_reading.period_start(groups, when) - last.day).days >= ahead_days:
+                    ahead = last if _unmarked(rule, setup, lines, where, line) else None
+                else:
+                    base = candidate.start - start  # the line's other dates, in its offsets
+                    lo = bisect.bisect_left(ordered, base)
+                    hi = bisect.bisect_left(ordered, base + len(line))
+                    others = [o - base for o in ordered[lo:hi] if o != candidate.start]
+                    window = rule.params["window_chars"]
+                    period = _period(setup, line, (start, end), others, when, window)
+                    if (
+                        period is None
+                        or (ctx.today - period[0]).days <= grace
+                        or (period[0] - last.day).days < ahead_days
+                        or not _unmarked(rule, setup, lines, where, line)
+                    ):
+                        period = None
+                    else:
+                        ahead = last
             if ahead is not None and period is not None:
                 ends, span = period
                 intent = Intent("plan", line[span[0] : span[1]], min(start, span[0]),
@@ -450,50 +468,30 @@ def _check_memory(
         hit = _hit(rule, memory, (number, start, end), when, intent, ctx.today, written, counted)
         if ahead is not None:  # the date is the evidence: say when it was ahead of
             said = str(hit.detail["evidence"])
-            last = "ahead of"
+            how = "ahead of"
             if period is not None:  # "2026-05-08 … 約1ヶ月": one period, named by its end
                 pair = sorted(((start, line[start:end]), (period[1][0], intent.word)))
                 hit.detail["matched_phrase"] = f"{pair[0][1]} … {pair[1][1]}"
                 hit.detail["intent_label"] = "Planned period"
-                said, last = f"ends {when.isoformat()}", "still running at"
+                said, how = f"ends {when.isoformat()}", "still running at"
             known = "" if said == f"read as {hit.detail['date']}" else f"{said}; "
-            hit.detail["evidence"] = f"{known}{last} the memory's last write, {ahead.label}"
+            hit.detail["evidence"] = f"{known}{how} the memory's last write, {ahead.label}"
         yield hit
 
 
-def _ahead(
-    rule: Rule,
-    ctx: Context,
-    setup: Setup,
-    memory: Memory,
-    lines: _LineMarks,
-    where: tuple[int, int, int],
-    groups: dict[str, str | None],
-    when: date,
-    running: bool = False,
-) -> WriteDate | None:
-    """The last write of the memory, when this date lay ahead of it: a plan by itself;
-    with `running`, when `when` (a dated period's end) came after it.
-
-    Only a date with its year (one without is read as the first after the write date,
-    ahead by construction), counted from its period's first day ("March 2026" written
-    on 2026-03-10 is not ahead), with no listed word in its clause (a history word
-    makes it history; any other word is `_judge`'s)."""
-    days = rule.params["ahead_days"]
+def _unmarked(
+    rule: Rule, setup: Setup, lines: _LineMarks, where: tuple[int, int, int], line: str
+) -> bool:
+    """Whether nothing around a date says what it is: not in code, struck out or quoted,
+    and no listed word in its clause (a history word makes it history; any other word is
+    `_judge`'s). Only then does a date ahead of the last write make a plan by itself."""
     number, start, end = where
-    line = memory.lines[number - 1]
-    if days is None or (_YEAR.search(line, start, end) is None and not _has(groups, "term")):
-        return None
     if lines.inside(number, "`", start) or lines.inside(number, "~~", start):
-        return None
+        return False
     if rule.params["skip_quoted"] and lines.quoted(number, start):
-        return None
+        return False
     lo, hi = _clause(line, start, end, rule.params["window_chars"])
-    if setup.vocabulary.find(line, lo, hi):
-        return None
-    last = last_write(ctx, memory)
-    first = when if running else date_reading.period_start(groups, when)
-    return last if (first - last.day).days >= days else None
+    return not setup.vocabulary.find(line, lo, hi)
 
 
 def _period(
