@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from curator.interpreter import date_reading, patterns
@@ -639,18 +640,24 @@ def _todo_intent(
     if box is not None:
         said = box.strip() if box[1] == " " else None
     else:
-        label = (_list_label(memory, number) or "").lower()
-        for word in rule.params["todo_labels"] if label else ():
-            key = str(word).lower()
-            if key in label and (_CJK_WORD.search(key) or re.search(_bounded(key), label)):
-                said = str(word)
-                break
+        label = _list_label(memory, number)
+        said = _todo_label(label.lower(), tuple(rule.params["todo_labels"])) if label else None
     if said is None:
         return None
     lower = line.lower()
     if any(mark.lower() in lower for mark in rule.params["done_marks"]):
         return None  # "✅ bought 2026-04-01": done, history
     return Intent("plan", said, start, end)
+
+
+@lru_cache(maxsize=4096)
+def _todo_label(label: str, words: tuple[str, ...]) -> str | None:
+    """The to-do word a list's label line says (a whole word; CJK words anywhere)."""
+    for word in words:
+        key = str(word).lower()
+        if key in label and (_CJK_WORD.search(key) or re.search(_bounded(key), label)):
+            return str(word)
+    return None
 
 
 _CJK_WORD = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
