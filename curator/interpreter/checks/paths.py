@@ -133,8 +133,8 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
     index = stale.history_index(ctx, rule)
     if index is None:
         return None
-    mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
-    resolver = _Resolver(root, ctx.store.root, rule.params, mirror, _checkout(ctx, root))
+    resolver = resolver_for(ctx, rule, root)
+    mirror = resolver.mirror
     rules = narration.compile_narration(rule.params)
     found: list[tuple[Memory, Candidate, PathFate | list[PathFate]]] = []
     out = Examined()
@@ -164,6 +164,13 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
         if counts[memory.path] <= rule.params["max_per_file"]:
             out.hits.append(hit)
     return out
+
+
+def resolver_for(ctx: Context, rule: Rule, root: Path) -> Resolver:
+    """How `rule` (CUR201, or a rule reading paths as it does) resolves a store's paths
+    in the repository at `root`: its copy of `~/.claude`, the checkout the store names."""
+    mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
+    return Resolver(root, ctx.store.root, rule.params, mirror, _checkout(ctx, root))
 
 
 def _checkout(ctx: Context, root: Path) -> str | None:
@@ -224,7 +231,7 @@ def home_mirror(repo: Path, params: dict[str, Any], configured: str | None) -> s
 
 
 def _stale_paths(
-    rule: Rule, index: Index, resolver: _Resolver, memory: Memory, out: Examined | None
+    rule: Rule, index: Index, resolver: Resolver, memory: Memory, out: Examined | None
 ) -> list[tuple[Memory, Candidate, PathFate | list[PathFate]]]:
     """A memory's paths that history shows gone (tallying live and unknown ones in `out`).
 
@@ -235,7 +242,7 @@ def _stale_paths(
     """
     foreign = _foreign_lines(index, resolver, memory)
     stale_lines: dict[int, list[tuple[Candidate, PathFate | list[PathFate]]]] = {}
-    for candidate in _candidates(rule, memory, links=out is not None):
+    for candidate in candidates(rule, memory, links=out is not None):
         line = memory.locate(candidate.start)[0]
         if line in foreign:
             continue
@@ -262,7 +269,7 @@ def _stale_paths(
 _FOLDER_HEAD = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\**`([\w.-]+)/`")
 
 
-def _foreign_lines(index: Index, resolver: _Resolver, memory: Memory) -> set[int]:
+def _foreign_lines(index: Index, resolver: Resolver, memory: Memory) -> set[int]:
     """Lines headed by a folder neither the tree nor its history ever had: they describe
     another checkout (a sibling repository of a workspace), and so do their paths."""
     lines: set[int] = set()
@@ -285,7 +292,7 @@ def _adds_nothing(fate: PathFate | list[PathFate], others: list[PathFate | list[
 
 
 def _stale_home_names(
-    rule: Rule, index: Index, resolver: _Resolver, memory: Memory
+    rule: Rule, index: Index, resolver: Resolver, memory: Memory
 ) -> Iterator[tuple[Memory, Candidate, PathFate]]:
     for candidate in _home_names(rule, memory):
         fate = _home_name_fate(index, resolver, candidate, rule.params["home_names"])
@@ -306,7 +313,7 @@ def _home_names(rule: Rule, memory: Memory) -> Iterator[Candidate]:
 
 
 def _home_name_fate(
-    index: Index, resolver: _Resolver, candidate: Candidate, shapes: dict[str, Any]
+    index: Index, resolver: Resolver, candidate: Candidate, shapes: dict[str, Any]
 ) -> PathFate | None:
     """What history says of a named agent, skill or command in the repository's copy of
     `~/.claude`: None when one of that name is there today, or none ever was."""
@@ -329,7 +336,7 @@ def _home_name_fate(
 
 
 def _fate(
-    index: Index, resolver: _Resolver, candidate: Candidate, memory: Memory
+    index: Index, resolver: Resolver, candidate: Candidate, memory: Memory
 ) -> PathFate | list[PathFate] | None:
     """What history says of a missing path: one fate, several (a short name that matches
     more than one gone path), or None."""
@@ -384,7 +391,7 @@ def _folder_fate(index: Index, folder: str, present: Any) -> PathFate | None:
 def _hit(
     ctx: Context,
     rule: Rule,
-    resolver: _Resolver,
+    resolver: Resolver,
     memory: Memory,
     candidate: Candidate,
     fate: PathFate | list[PathFate],
@@ -424,7 +431,7 @@ def _what(fate: PathFate) -> str:
 def _held_back(
     rule: Rule,
     rules: narration.Narration,
-    resolver: _Resolver,
+    resolver: Resolver,
     memory: Memory,
     candidate: Candidate,
     fate: PathFate | list[PathFate],
@@ -451,7 +458,7 @@ def _ignored(repo: Path, found: list[PathFate | list[PathFate]]) -> set[str]:
     return {p.decode("utf-8", "surrogateescape") for p in (out or b"").split(b"\0") if p}
 
 
-def _candidates(rule: Rule, memory: Memory, links: bool = True) -> Iterator[Candidate]:
+def candidates(rule: Rule, memory: Memory, links: bool = True) -> Iterator[Candidate]:
     params = rule.params
     scan = references.scan(memory, params["skip_fenced"])
     found: list[Candidate] = []
@@ -540,7 +547,7 @@ def _clean(raw: str, start: int, link: bool, params: dict[str, Any]) -> list[Can
         return []
     if not link and text.endswith("/") and len(segments) == 1 and not text.startswith(_ROOTED):
         return []  # a lone `logs/` says too little about where it is
-    # An extensionless `a/b` is checked only when its folder exists (see _Resolver).
+    # An extensionless `a/b` is checked only when its folder exists (see Resolver).
     explicit = link or has_extension or text.startswith(_ROOTED) or text.endswith("/")
     return [Candidate(text, start, explicit)]
 
@@ -564,7 +571,7 @@ def _skip_pattern(sources: tuple[str, ...]) -> Any:
     return patterns.compile_pattern("|".join(f"(?:{s})" for s in sources))
 
 
-class _Resolver:
+class Resolver:
     """Resolves candidates lexically and stats only what lands inside an allowed root.
 
     Works on strings (os.path), not Path objects: a store has thousands of candidates.

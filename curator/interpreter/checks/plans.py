@@ -75,7 +75,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         plans = list(_plans(memory, words))
         if not plans:
             continue
-        for candidate in paths._candidates(path_rule, memory):
+        for candidate in paths.candidates(path_rule, memory):
             number, _ = memory.locate(candidate.start)
             # The nearest plan that holds the line: "## Phase 2 (planned)", not the title
             plan = max((p for p in plans if p.line <= number <= p.last),
@@ -87,10 +87,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     index = stale.history_index(ctx, rule)
     if index is None:
         return
-    mirror = paths.home_mirror(root, path_rule.params, ctx.config.get("references.home_in_repo"))
-    resolver = paths._Resolver(
-        root, ctx.store.root, path_rule.params, mirror, paths._checkout(ctx, root)
-    )
+    resolver = paths.resolver_for(ctx, path_rule, root)
     wanted: dict[tuple[str, int], list[str]] = {}
     for memory, _, candidate in named:
         if resolver.status(candidate, memory) == "live":
@@ -176,7 +173,7 @@ def _done(line: str, marks: tuple[str, ...]) -> bool:
     return "[x]" in lower or any(m.lower() in lower for m in marks)
 
 
-def _repo_rel(resolver: paths._Resolver, memory: Memory) -> str | None:
+def _repo_rel(resolver: paths.Resolver, memory: Memory) -> str | None:
     path = str(memory.path.resolve())
     return path[len(resolver.repo) + 1 :] if stale.within(path, resolver.repo) else None
 
