@@ -4,7 +4,8 @@ A rule's patterns capture named groups; this module turns them into a day. Absol
 (`year`, `month` or `monthname`, `day`; `first`/`second` when the order of day and month
 is not known), periods counted to their last day (a month, `quarter`, `half`, a `part` of
 a month such as `末` or `上旬`), dates without a year (the first such day on or after the
-write date), and phrases relative to the write date (`relative`, `offset`, `end_of`).
+write date), and phrases relative to the write date (`relative`, `offset`, `end_of`);
+and the last day of a period that a length beside a date gives (`period_end`).
 
 A relative phrase is the whole match, read by arithmetic in its English form; a rule's
 `relative_phrases` table maps other languages onto it ("nächste Woche" -> "next week").
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -209,6 +210,45 @@ _IN_N = re.compile(
     r"^in\s+(\d{1,3}|an?|one|two|three|four|five|six|a\s+few|a\s+couple(?:\s+of)?)"
     r"\s+(day|week|month|year)s?$"
 )
+
+
+def period_end(
+    lengths: Iterable[Any],
+    units: Mapping[str, str],
+    line: str,
+    span: tuple[int, int],
+    clause: tuple[int, int],
+    others: Iterable[int],
+    when: date,
+) -> tuple[date, tuple[int, int]] | None:
+    """The last day of the period a length beside the date at `span` gives ("2026-05-08 …
+    約1ヶ月": 2026-06-08), and where the length is written: the nearest match of the
+    `lengths` patterns (groups `count` and `unit`, `units` mapping a unit word to days,
+    weeks or months) in the date's `clause` with none of the line's `others` dates
+    between them; None when there is none."""
+    start, end = span
+    best: tuple[int, date, tuple[int, int]] | None = None
+    for pattern in lengths:
+        for match in pattern.finditer(line, *clause):
+            at, stop = match.span()
+            if at < end and start < stop:
+                continue
+            between = (end, at) if at >= end else (stop, start)
+            if any(between[0] <= o < between[1] for o in others):
+                continue  # another date owns it
+            unit = units.get(_key(match.group("unit")))
+            if unit is None:
+                continue
+            text = match.group("count").lower()
+            count = int(text) if text.isdigit() else _NUMBERS.get(text, 0)
+            ends = (
+                add_months(when, count)
+                if unit == "months"
+                else when + timedelta(days=count * (7 if unit == "weeks" else 1))
+            )
+            if best is None or between[1] - between[0] < best[0]:
+                best = (between[1] - between[0], ends, (at, stop))
+    return (best[1], best[2]) if best is not None else None
 
 
 def add_months(base: date, months: int) -> date:

@@ -438,8 +438,10 @@ def _check_memory(
                     lo = bisect.bisect_left(ordered, base)
                     hi = bisect.bisect_left(ordered, base + len(line))
                     others = [o - base for o in ordered[lo:hi] if o != candidate.start]
-                    window = rule.params["window_chars"]
-                    period = _period(setup, line, (start, end), others, when, window)
+                    clause = _clause(line, start, end, rule.params["window_chars"])
+                    period = date_reading.period_end(
+                        setup.durations, setup.units, line, (start, end), clause, others, when
+                    )
                     if (
                         period is None
                         or (ctx.today - period[0]).days <= grace
@@ -493,48 +495,6 @@ def _unmarked(
         return False
     lo, hi = _clause(line, start, end, rule.params["window_chars"])
     return not setup.vocabulary.find(line, lo, hi)
-
-
-def _period(
-    setup: Setup,
-    line: str,
-    span: tuple[int, int],
-    others: list[int],
-    when: date,
-    window: int,
-) -> tuple[date, tuple[int, int]] | None:
-    """The end of the period a length beside the date gives ("2026-05-08 … 約1ヶ月"), and
-    where the length is written: the nearest length in the date's clause with no other
-    date between them."""
-    if not setup.durations:
-        return None
-    start, end = span
-    lo, hi = _clause(line, start, end, window)
-    best: tuple[int, date, tuple[int, int]] | None = None
-    for pattern in setup.durations:
-        for match in pattern.finditer(line, lo, hi):
-            at, stop = match.span()
-            if at < end and start < stop:
-                continue
-            between = (end, at) if at >= end else (stop, start)
-            if any(between[0] <= o < between[1] for o in others):
-                continue  # another date owns it
-            unit = setup.units.get(_key(match.group("unit")))
-            count = _COUNTS.get(match.group("count").lower()) or int(match.group("count"))
-            if unit is None:
-                continue
-            ends = (
-                date_reading.add_months(when, count)
-                if unit == "months"
-                else when + timedelta(days=count * (7 if unit == "weeks" else 1))
-            )
-            distance = between[1] - between[0]
-            if best is None or distance < best[0]:
-                best = (distance, ends, (at, stop))
-    return (best[1], best[2]) if best is not None else None
-
-
-_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a": 1, "an": 1}
 
 
 def _idiom(rule: Rule, line: str, start: int, end: int) -> bool:

@@ -44,7 +44,8 @@ DETAIL: dict[str, dict[str, str]] = {
         "commit": "the commit that added it (short sha)",
         "commit_date": "that commit's date (YYYY-MM-DD)",
         "subject": "that commit's subject",
-        "last_change": "the memory's last change: its commit (short sha) or 'mtime'",
+        "last_change": "the memory's last change: its commit (short sha), 'its commit of DAY' "
+        "(a store committed to another repository) or 'mtime'",
     }
 }
 
