@@ -71,6 +71,7 @@ def test_user_rule_runs_and_self_tests(pack, make_store, run_curator):
         (("name: secret_in_memory", "name: other"), 2, "must match the file name"),
         (("code: TEAM001", "code: team1"), 1, "must look like CUR101"),
         (("severity: error", "severity: fatal"), 4, "severity must be"),
+        (("  - name: clean\n", "  - name: clean\n    written: last week\n"), 15, "written must be"),
     ],
 )
 def test_rule_errors_name_file_and_line(pack, make_store, run_curator, change, line, error):
