@@ -98,10 +98,13 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     looked = {r for rels in wanted.values() for r in rels} | {r for r in own.values() if r}
     versions = index.versions(looked.__contains__)
     said: set[tuple[str, int]] = set()
+    lasts: dict[str, tuple[str, int] | None] = {}
     for memory, plan, candidate in named:
         if (memory.rel, plan.line) in said:
             continue
-        last = _last_change(ctx, memory, versions.get(own[memory.rel] or ""))
+        if memory.rel not in lasts:
+            lasts[memory.rel] = _last_change(ctx, memory, versions.get(own[memory.rel] or ""))
+        last = lasts[memory.rel]
         if last is None:
             continue
         added = [
