@@ -73,14 +73,12 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
     for memory in ctx.memories(rule):
         if date_rule is not None and dates.is_journal(date_rule, memory):
             continue  # a session log records its day
-        plans = list(_plans(memory, words))
-        if not plans:
+        owners = _owners(memory, words)
+        if not owners:
             continue
         for candidate in paths.candidates(path_rule, memory):
             number, _ = memory.locate(candidate.start)
-            # The nearest plan that holds the line: "## Phase 2 (planned)", not the title
-            plan = max((p for p in plans if p.line <= number <= p.last),
-                       key=lambda p: p.line, default=None)  # fmt: skip
+            plan = owners.get(number)
             if plan is not None and not _done(memory.lines[number - 1], marks):
                 named.append((memory, plan, candidate))
     if not named:
@@ -118,6 +116,17 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         said.add((memory.rel, plan.line))
         commit = min(after, key=lambda x: x[0].time)[0]
         yield _hit(memory, plan, candidate, commit, last[0])
+
+
+def _owners(memory: Memory, words: tuple[str, ...]) -> dict[int, _Plan]:
+    """Each line's nearest plan: "## Phase 2 (planned)" rather than a plan heading above
+    it. Plans come in line order and nest or follow one another, so a later one's lines
+    are its own: one pass, however many plans a memory holds."""
+    owners: dict[int, _Plan] = {}
+    for plan in _plans(memory, words):
+        for number in range(plan.line, plan.last + 1):
+            owners[number] = plan
+    return owners
 
 
 def _plans(memory: Memory, words: tuple[str, ...]) -> Iterator[_Plan]:

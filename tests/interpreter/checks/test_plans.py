@@ -15,7 +15,9 @@ PLAN = (
     "\n"
     "- `scripts/setup.sh` sets the machine up.\n"
     "\n"
-    "## Phase 2 (planned): session hook\n"
+    "## Roadmap\n"
+    "\n"
+    "### Phase 2 (planned): session hook\n"
     "\n"
     "- Keep `scripts/setup.sh` as it is.\n"
     "- ✅ `scripts/lint.sh` added first.\n"
@@ -52,7 +54,8 @@ def plan_hits(run) -> list[tuple[int, str]]:
 def test_a_plan_whose_file_a_later_commit_added_is_reported_at_the_plan(tmp_path, run_curator):
     repo = plan_repo(tmp_path / "repo")
     run = lint_json(run_curator, repo / "memory", "CUR207", "--today", "2026-12-02")
-    heading = memory(PLAN).splitlines().index("## Phase 2 (planned): session hook") + 1
+    # The nearest plan holds it: the phase, not the roadmap around it.
+    heading = memory(PLAN).splitlines().index("### Phase 2 (planned): session hook") + 1
     sha = run.json()[0]["detail"]["commit"]
     assert plan_hits(run) == [
         (
