@@ -204,7 +204,10 @@ def _named_checkout(ctx: Context, store: Path, repo: Path) -> str | None:
     is the single source of truth", put the checkout at `~/dotfiles`."""
     if not store.is_relative_to(repo) or store == repo:
         return None
-    own = re.compile(r"~/((?:[^\s/`'\"()<>]+/)+?)" + re.escape(store.relative_to(repo).as_posix()))
+    # Bounded: a folder name of at most 100 characters, at most 12 deep (a line of "~/a/"
+    # repeated must not cost its square).
+    folder = store.relative_to(repo).as_posix()
+    own = re.compile(r"~/((?:[^\s/`'\"()<>]{1,100}/){1,12}?)" + re.escape(folder))
     texts = [m.text for m in ctx.store.memories]
     if ctx.store.index is not None:
         texts.append(ctx.store.index.text)
