@@ -133,3 +133,17 @@ def test_a_store_committed_elsewhere_is_dated_by_the_day_of_its_commit(tmp_path,
     assert [(d["detail"]["path"], d["detail"]["last_change"]) for d in run.json()] == [
         ("scripts/next-day.sh", "its commit of 2026-04-20")
     ], run.stderr
+
+
+def test_hostile_plans_and_home_paths_do_not_hang(tmp_path, run_curator):
+    """Thousands of plans naming paths, and a line of `~/a/` repeated that a naive pattern
+    for the store's own folder reads in quadratic time, finish promptly (run_curator's
+    subprocess timeout is the guard, not a timing assertion)."""
+    body = "## TODO\n- `scripts/x.sh`\n" * 5_000 + "~/a/" * 100_000 + "\n"
+    repo = tmp_path / "dotfiles"
+    commit(repo, "memory", "2026-04-20", files={"claude/memory/project_p.md": memory(body)})
+    commit(repo, "script", "2026-04-22", files={"scripts/x.sh": "echo\n"})
+    store = repo.resolve() / "claude" / "memory"
+    run = lint_json(run_curator, store, "CUR201,CUR207", "--today", "2026-12-02")
+    assert run.code in (0, 1), run.stderr
+    assert len([d for d in run.json() if d["code"] == "CUR207"]) == 5_000
