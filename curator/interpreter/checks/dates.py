@@ -580,7 +580,8 @@ def _table_intent(
     return None
 
 
-_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?P<box>\[[ xX]\][ \t]+)?")
+# A markdown list item and its checkbox: how the date rules and CUR207 read a list.
+ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?P<box>\[[ xX]\][ \t]+)?")
 _TODO_LOOKBACK = 40  # lines: how far above an item its list's label may sit
 
 
@@ -590,7 +591,7 @@ def _todo_intent(
     """A date in an open item of a to-do list: an unchecked `- [ ]` box, or an item of a
     list whose label ("**To-dos:**", "## Next steps", "Offen:") says it is one. An item
     with a done mark ("✅", "[x]", struck out) is history."""
-    item = _ITEM.match(line)
+    item = ITEM.match(line)
     if item is None or item.end() > start:
         return None
     if line[:start].rstrip().endswith("(") and line[end:].lstrip().startswith(")"):
@@ -651,7 +652,7 @@ def _list_labels(lines: tuple[str, ...]) -> tuple[str | None, ...]:
     for number, row in enumerate(lines, start=1):
         near = head is not None and number - head[0] <= _TODO_LOOKBACK
         labels.append(head[1] if head is not None and near and len(head[1]) <= 80 else None)
-        if row.strip() and not _ITEM.match(row) and row[:1] not in " \t":
+        if row.strip() and not ITEM.match(row) and row[:1] not in " \t":
             head = (number, row)
     return tuple(labels)
 

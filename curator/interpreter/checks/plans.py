@@ -8,8 +8,9 @@ today and the commit that added it came after the memory's last change, the plan
 moved on and the memory has not: reported once, at the plan's line, with that commit.
 
 The memory's last change is its last commit when git vouches for the file (tracked and
-unchanged), else its mtime. A line with a done mark (`done_marks`) names work already
-recorded as done; a journal records its day. Silence where history cannot say.
+unchanged), else its mtime. A line with a done mark (the date rule's `done_marks`) names
+work already recorded as done; a journal records its day. Silence where history cannot
+say.
 """
 
 from __future__ import annotations
@@ -32,9 +33,8 @@ if TYPE_CHECKING:
 
 PARAMS: dict[str, Any] = {
     "path_rule": "path_broken",  # whose reading of paths (and their params) is used
-    "date_rule": "date_decayed",  # whose journal names are used
+    "date_rule": "date_decayed",  # whose journal names and done marks are used
     "plan_words": [],  # lower case; a heading or label line holding one is a plan
-    "done_marks": [],
 }
 DETAIL: dict[str, dict[str, str]] = {
     "": {
@@ -51,7 +51,6 @@ DETAIL: dict[str, dict[str, str]] = {
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+\S")
 _LABEL = re.compile(r"^[ \t]*(?:\*\*|__)?[^\s*_#|>-][^|]{0,80}?:(?:\*\*|__)?[ \t]*(?:\*\*|__)?$")
-_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]")
 _MARKUP = re.compile(r"\*\*|__|`|^#+[ \t]*|^[ \t]*[-*+][ \t]*")
 
 
@@ -68,7 +67,7 @@ def check(rule: Rule, ctx: Context) -> Iterator[Hit]:
         return
     date_rule = next((r for r in ctx.rules if r.name == rule.params["date_rule"]), None)
     words = tuple(w.lower() for w in rule.params["plan_words"])
-    marks = tuple(rule.params["done_marks"])
+    marks = tuple(date_rule.params["done_marks"]) if date_rule is not None else ()
     named: list[tuple[Memory, _Plan, paths.Candidate]] = []
     for memory in ctx.memories(rule):
         if date_rule is not None and dates.is_journal(date_rule, memory):
@@ -158,7 +157,7 @@ def _plans(memory: Memory, words: tuple[str, ...]) -> Iterator[_Plan]:
             last = number
             for after in range(number + 1, len(lines) + 1):
                 text = lines[after - 1]
-                if _ITEM.match(text) or (text.startswith((" ", "\t")) and text.strip()):
+                if dates.ITEM.match(text) or (text.startswith((" ", "\t")) and text.strip()):
                     last = after
                 elif text.strip():
                     break
