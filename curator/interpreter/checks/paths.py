@@ -168,9 +168,16 @@ def _examine(rule: Rule, ctx: Context) -> Examined | None:
 
 def resolver_for(ctx: Context, rule: Rule, root: Path) -> Resolver:
     """How `rule` (CUR201, or a rule reading paths as it does) resolves a store's paths
-    in the repository at `root`: its copy of `~/.claude`, the checkout the store names."""
-    mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
-    return Resolver(root, ctx.store.root, rule.params, mirror, _checkout(ctx, root))
+    in the repository at `root`: its copy of `~/.claude`, the checkout the store names.
+    Built once a run: CUR201 and CUR207 share it, with what it has already looked up."""
+    key = ("paths.resolver", rule.code, str(root))
+    found = ctx.shared.get(key)
+    if not isinstance(found, Resolver):
+        mirror = home_mirror(root, rule.params, ctx.config.get("references.home_in_repo"))
+        found = ctx.shared[key] = Resolver(
+            root, ctx.store.root, rule.params, mirror, _checkout(ctx, root)
+        )
+    return found
 
 
 def _checkout(ctx: Context, root: Path) -> str | None:
